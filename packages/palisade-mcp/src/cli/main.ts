@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+process.stdout.write('palisade: no commands yet\n');

@@ -1,0 +1,40 @@
+/**
+ * Errors raised in the host's code (construction, misuse). They never cross the wire: the wire
+ * carries JSON-RPC error objects built in `protocol/codes.ts`. Match on `code`, not on the
+ * message; `instanceof` works across two copies of the package through a `Symbol.for` brand.
+ */
+
+const BRAND = Symbol.for('palisade-mcp.error');
+
+export type PalisadeErrorCode =
+  | 'PALISADE_ERR_INVALID_OPTION'
+  | 'PALISADE_ERR_UNKNOWN_OPTION'
+  | 'PALISADE_ERR_CATALOG_DUPLICATE'
+  | 'PALISADE_ERR_CATALOG_INVALID'
+  | 'PALISADE_ERR_SCHEMA_INVALID'
+  | 'PALISADE_ERR_SCHEMA_UNSAFE'
+  | 'PALISADE_ERR_URI_TEMPLATE'
+  | 'PALISADE_ERR_TRANSPORT';
+
+export class PalisadeError extends Error {
+  readonly code: PalisadeErrorCode;
+
+  constructor(code: PalisadeErrorCode, message: string) {
+    super(message);
+    this.name = 'PalisadeError';
+    this.code = code;
+  }
+
+  get [BRAND](): true {
+    return true;
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+}
+
+/** Construction-time refusal of one option, naming it. */
+export function invalidOption(path: string, rule: string): PalisadeError {
+  return new PalisadeError('PALISADE_ERR_INVALID_OPTION', `option "${path}" ${rule}`);
+}
