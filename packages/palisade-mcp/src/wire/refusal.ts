@@ -19,6 +19,13 @@ export type WireRule =
   | 'too-deep'
   | 'repeated-key'
   | 'not-object'
-  | 'batch';
+  | 'batch'
+  // stdio framing (wire/stdio-framer.ts)
+  | 'line-too-large'
+  | 'frame-too-large'
+  | 'bad-frame-header'
+  | 'truncated-frame';
 
-export type ReadResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: WireRefusal };
+export type ReadResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly refusal: WireRefusal };

@@ -1,0 +1,325 @@
+/**
+ * The catalog, checked and compiled once at construction. Every defect throws naming the item
+ * and the rule, so a host learns at start-up, not from a client. Each list is kept sorted by its
+ * key (the order cursors page through), and every lookup is a `Map`, so a client naming
+ * `toString`, `__proto__` or `constructor` resolves to nothing.
+ */
+import { PalisadeError } from '../errors.js';
+import { MAX_TOOL_NAME_CHARS } from '../limits.js';
+import {
+  isPlainObject,
+  optionalString,
+  refuseUnknownKeys,
+  requireArray,
+  requireFunction,
+  requireObject,
+  requireString,
+} from '../options.js';
+import { compareKeys } from './cursor.js';
+import { type CompiledSchema, compileSchema, outputRootIsObject } from './schema.js';
+import type {
+  Completer,
+  JsonObject,
+  PromptArgumentDefinition,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ServerDefinition,
+  ToolDefinition,
+} from './types.js';
+import { parseUriTemplate, type UriTemplate } from './uri-template.js';
+
+export interface CompiledTool {
+  readonly definition: ToolDefinition;
+  readonly input: CompiledSchema;
+  readonly output: CompiledSchema | undefined;
+  /** 2025-11-25 allows only an object `structuredContent`; a tool whose output root is not an object sends none there. */
+  readonly outputIsObject: boolean;
+  readonly listing: { readonly modern: JsonObject; readonly legacy: JsonObject };
+}
+
+export interface CompiledTemplate {
+  readonly definition: ResourceTemplateDefinition;
+  readonly template: UriTemplate;
+  readonly listing: JsonObject;
+}
+
+export interface CompiledResource {
+  readonly definition: ResourceDefinition;
+  readonly listing: JsonObject;
+}
+
+export interface CompiledPrompt {
+  readonly definition: PromptDefinition;
+  readonly arguments: ReadonlyMap<string, PromptArgumentDefinition>;
+  readonly listing: JsonObject;
+}
+
+export interface Catalog {
+  readonly tools: ReadonlyMap<string, CompiledTool> | undefined;
+  readonly toolList: readonly CompiledTool[];
+  readonly resources: ReadonlyMap<string, CompiledResource> | undefined;
+  readonly resourceList: readonly CompiledResource[];
+  /** In declaration order: the first template that matches a URI serves it. */
+  readonly templates: readonly CompiledTemplate[];
+  readonly templateList: readonly CompiledTemplate[];
+  readonly templatesByUri: ReadonlyMap<string, CompiledTemplate>;
+  readonly prompts: ReadonlyMap<string, CompiledPrompt> | undefined;
+  readonly promptList: readonly CompiledPrompt[];
+  readonly completions: boolean;
+}
+
+const TOOL_NAME = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_TOOL_NAME_CHARS}}$`);
+
+const TOOL_KEYS = [
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  'icons',
+  '_meta',
+  'handler',
+] as const;
+const RESOURCE_KEYS = [
+  'uri',
+  'name',
+  'title',
+  'description',
+  'mimeType',
+  'size',
+  'annotations',
+  'icons',
+  '_meta',
+  'read',
+] as const;
+const TEMPLATE_KEYS = [
+  'uriTemplate',
+  'name',
+  'title',
+  'description',
+  'mimeType',
+  'annotations',
+  'icons',
+  '_meta',
+  'read',
+  'complete',
+] as const;
+const PROMPT_KEYS = ['name', 'title', 'description', 'arguments', 'icons', '_meta', 'get'] as const;
+const PROMPT_ARGUMENT_KEYS = ['name', 'title', 'description', 'required', 'complete'] as const;
+
+function catalogError(message: string): PalisadeError {
+  return new PalisadeError('PALISADE_ERR_CATALOG_INVALID', message);
+}
+
+function duplicate(what: string, key: string): PalisadeError {
+  return new PalisadeError('PALISADE_ERR_CATALOG_DUPLICATE', `${what} ${JSON.stringify(key)} is declared twice`);
+}
+
+/** Copies the optional descriptive fields a definition shares with its listing, checking each one's type. */
+function describe(source: Record<string, unknown>, path: string, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const key of keys) {
+    const value = source[key];
+    if (value === undefined) continue;
+    switch (key) {
+      case 'title':
+      case 'description':
+      case 'mimeType':
+        out[key] = optionalString(value, `${path}.${key}`);
+        break;
+      case 'size':
+        if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+          throw catalogError(`${path}.size must be a non-negative integer`);
+        }
+        out[key] = value;
+        break;
+      case 'annotations':
+      case '_meta':
+        out[key] = structuredClone(requireObject(value, `${path}.${key}`));
+        break;
+      case 'icons':
+        out[key] = requireArray(value, `${path}.icons`).map((icon, index) => {
+          const checked = requireObject(icon, `${path}.icons[${index}]`);
+          requireString(checked['src'], `${path}.icons[${index}].src`);
+          return structuredClone(checked);
+        });
+        break;
+      default:
+        out[key] = value;
+    }
+  }
+  return out;
+}
+
+function compileTool(raw: unknown, index: number): CompiledTool {
+  const path = `tools[${index}]`;
+  const tool = requireObject(raw, path);
+  refuseUnknownKeys(tool, TOOL_KEYS, path);
+  const name = requireString(tool['name'], `${path}.name`);
+  if (!TOOL_NAME.test(name)) {
+    throw catalogError(`${path}.name must be 1 to ${MAX_TOOL_NAME_CHARS} characters of A-Z a-z 0-9 _ . -`);
+  }
+  requireFunction(tool['handler'], `${path}.handler`);
+  const where = `tool ${JSON.stringify(name)}`;
+  const input = compileSchema(tool['inputSchema'], `${where} inputSchema`, 'input');
+  const output =
+    tool['outputSchema'] === undefined ? undefined : compileSchema(tool['outputSchema'], `${where} outputSchema`, 'output');
+  const outputIsObject = output === undefined || outputRootIsObject(output.json);
+  const described = describe(tool, path, ['title', 'description', 'annotations', 'icons', '_meta']);
+  const common: JsonObject = { name, ...described, inputSchema: input.json };
+  const modern: JsonObject = output === undefined ? common : { ...common, outputSchema: output.json };
+  // 2025-11-25 constrains outputSchema to an object root; a tool with another root is listed
+  // there without it, and its structuredContent is left out of results on that revision.
+  const legacy: JsonObject = output !== undefined && outputIsObject ? modern : common;
+  return {
+    definition: tool as unknown as ToolDefinition,
+    input,
+    output,
+    outputIsObject,
+    listing: { modern: deepFreeze(modern), legacy: deepFreeze(legacy) },
+  };
+}
+
+function requireUri(value: unknown, path: string): string {
+  const uri = requireString(value, path);
+  if (!URL.canParse(uri)) throw catalogError(`${path} is not an absolute URI`);
+  return uri;
+}
+
+function compileResource(raw: unknown, index: number): CompiledResource {
+  const path = `resources[${index}]`;
+  const resource = requireObject(raw, path);
+  refuseUnknownKeys(resource, RESOURCE_KEYS, path);
+  const uri = requireUri(resource['uri'], `${path}.uri`);
+  const name = requireString(resource['name'], `${path}.name`);
+  requireFunction(resource['read'], `${path}.read`);
+  const described = describe(resource, path, ['title', 'description', 'mimeType', 'size', 'annotations', 'icons', '_meta']);
+  return { definition: resource as unknown as ResourceDefinition, listing: deepFreeze({ uri, name, ...described }) };
+}
+
+function compileTemplate(raw: unknown, index: number): CompiledTemplate {
+  const path = `resourceTemplates[${index}]`;
+  const definition = requireObject(raw, path);
+  refuseUnknownKeys(definition, TEMPLATE_KEYS, path);
+  const source = requireString(definition['uriTemplate'], `${path}.uriTemplate`);
+  const template = parseUriTemplate(source);
+  const name = requireString(definition['name'], `${path}.name`);
+  requireFunction(definition['read'], `${path}.read`);
+  if (definition['complete'] !== undefined) {
+    const complete = requireObject(definition['complete'], `${path}.complete`);
+    const variables = new Set(template.variables.map((variable) => variable.name));
+    for (const [variable, completer] of Object.entries(complete)) {
+      if (!variables.has(variable)) {
+        throw catalogError(`${path}.complete names ${JSON.stringify(variable)}, which is not a variable of its template`);
+      }
+      requireFunction<Completer>(completer, `${path}.complete.${variable}`);
+    }
+  }
+  const described = describe(definition, path, ['title', 'description', 'mimeType', 'annotations', 'icons', '_meta']);
+  return {
+    definition: definition as unknown as ResourceTemplateDefinition,
+    template,
+    listing: deepFreeze({ uriTemplate: source, name, ...described }),
+  };
+}
+
+function compilePrompt(raw: unknown, index: number): CompiledPrompt {
+  const path = `prompts[${index}]`;
+  const prompt = requireObject(raw, path);
+  refuseUnknownKeys(prompt, PROMPT_KEYS, path);
+  const name = requireString(prompt['name'], `${path}.name`);
+  requireFunction(prompt['get'], `${path}.get`);
+  const argumentsByName = new Map<string, PromptArgumentDefinition>();
+  const listedArguments: JsonObject[] = [];
+  const declared = prompt['arguments'] === undefined ? [] : requireArray(prompt['arguments'], `${path}.arguments`);
+  declared.forEach((rawArgument, argumentIndex) => {
+    const argumentPath = `${path}.arguments[${argumentIndex}]`;
+    const argument = requireObject(rawArgument, argumentPath);
+    refuseUnknownKeys(argument, PROMPT_ARGUMENT_KEYS, argumentPath);
+    const argumentName = requireString(argument['name'], `${argumentPath}.name`);
+    if (argumentsByName.has(argumentName)) throw duplicate(`argument of prompt ${JSON.stringify(name)}`, argumentName);
+    if (argument['required'] !== undefined && typeof argument['required'] !== 'boolean') {
+      throw catalogError(`${argumentPath}.required must be a boolean`);
+    }
+    if (argument['complete'] !== undefined) requireFunction(argument['complete'], `${argumentPath}.complete`);
+    argumentsByName.set(argumentName, argument as unknown as PromptArgumentDefinition);
+    const listed: JsonObject = { name: argumentName, ...describe(argument, argumentPath, ['title', 'description']) };
+    if (argument['required'] !== undefined) listed['required'] = argument['required'];
+    listedArguments.push(listed);
+  });
+  const described = describe(prompt, path, ['title', 'description', 'icons', '_meta']);
+  const listing: JsonObject = { name, ...described };
+  if (prompt['arguments'] !== undefined) listing['arguments'] = listedArguments;
+  return { definition: prompt as unknown as PromptDefinition, arguments: argumentsByName, listing: deepFreeze(listing) };
+}
+
+function indexBy<T>(items: readonly T[], keyOf: (item: T) => string, what: string): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (map.has(key)) throw duplicate(what, key);
+    map.set(key, item);
+  }
+  return map;
+}
+
+function sortedBy<T>(items: readonly T[], keyOf: (item: T) => string): readonly T[] {
+  return Object.freeze([...items].sort((a, b) => compareKeys(keyOf(a), keyOf(b))));
+}
+
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next === 'object' && next !== null && !Object.isFrozen(next)) {
+      Object.freeze(next);
+      for (const child of Object.values(next)) stack.push(child);
+    }
+  }
+  return value;
+}
+
+export function buildCatalog(definition: ServerDefinition): Catalog {
+  const source = definition as unknown as Record<string, unknown>;
+  const list = (key: string): readonly unknown[] | undefined =>
+    source[key] === undefined ? undefined : requireArray(source[key], key);
+
+  const rawTools = list('tools');
+  const tools = rawTools?.map(compileTool);
+  const rawResources = list('resources');
+  const resources = rawResources?.map(compileResource);
+  const rawTemplates = list('resourceTemplates');
+  const templates = rawTemplates?.map(compileTemplate) ?? [];
+  const rawPrompts = list('prompts');
+  const prompts = rawPrompts?.map(compilePrompt);
+
+  const toolMap = tools && indexBy(tools, (tool) => tool.definition.name, 'tool');
+  const resourceMap = resources && indexBy(resources, (resource) => resource.definition.uri, 'resource URI');
+  const templatesByUri = indexBy(templates, (template) => template.template.source, 'resource template');
+  const promptMap = prompts && indexBy(prompts, (prompt) => prompt.definition.name, 'prompt');
+
+  const completions =
+    templates.some((template) => template.definition.complete !== undefined) ||
+    (prompts ?? []).some((prompt) => [...prompt.arguments.values()].some((argument) => argument.complete !== undefined));
+
+  // A catalog that declares resource templates but no `resources` list still serves resources.
+  const hasResources = resources !== undefined || rawTemplates !== undefined;
+  return Object.freeze({
+    tools: toolMap,
+    toolList: sortedBy(tools ?? [], (tool) => tool.definition.name),
+    resources: hasResources ? (resourceMap ?? new Map()) : undefined,
+    resourceList: sortedBy(resources ?? [], (resource) => resource.definition.uri),
+    templates: Object.freeze(templates),
+    templateList: sortedBy(templates, (template) => template.template.source),
+    templatesByUri,
+    prompts: promptMap,
+    promptList: sortedBy(prompts ?? [], (prompt) => prompt.definition.name),
+    completions,
+  });
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return isPlainObject(value);
+}

@@ -1,0 +1,251 @@
+/**
+ * The protocol core: from (server, connection state, decoded message, what the transport lends)
+ * to the outgoing messages of that message: zero or more notifications through `emit`, then at
+ * most one response. It does no I/O and keeps no globals; the next connection state is
+ * returned synchronously, so a message pipelined right behind `initialize` already sees it.
+ */
+import type { JsonObject } from '../catalog/types.js';
+import { isPlainObject } from '../options.js';
+import type { Server } from '../server.js';
+import { INVALID_REQUEST, internalError, invalidParams, methodNotFound } from './errors.js';
+import { isLogLevel, openContext } from './handler-context.js';
+import { HostFault } from './host-fault.js';
+import {
+  classify,
+  errorResponse,
+  isValidId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from './jsonrpc.js';
+import type { Call, MethodHandler, Outcome } from './methods/call.js';
+import { complete } from './methods/completion.js';
+import { discover, initialize, ping, unsupportedVersion } from './methods/handshake.js';
+import { listPrompts, listResources, listResourceTemplates, listTools } from './methods/lists.js';
+import { getPrompt } from './methods/prompts-get.js';
+import { readResource } from './methods/resources-read.js';
+import { callTool } from './methods/tools-call.js';
+import {
+  LEGACY_REVISION,
+  META_CLIENT_CAPABILITIES,
+  META_LOG_LEVEL,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  MODERN_REVISION,
+  type Revision,
+} from './revisions.js';
+import type { ConnectionState } from './state.js';
+
+/** What a transport lends the core for one message. */
+export interface ExchangeIO {
+  /** Aborted when the client cancels or the transport closes. */
+  readonly signal: AbortSignal;
+  /** What the transport's `authorize` hook returned (HTTP); undefined on stdio. */
+  readonly auth: unknown;
+  /** Sends a notification that belongs to this request, before its response. */
+  emit(notification: JsonRpcNotification): void;
+  /** A host fault, for the host's own log. Never reaches the client. */
+  reportFault(description: string, cause: unknown): void;
+}
+
+export interface Exchange {
+  readonly state: ConnectionState;
+  /** The one response, or undefined for a notification. Never rejects. */
+  readonly response: Promise<JsonRpcResponse | undefined>;
+  /** Set when the message was a `notifications/cancelled` naming a request id. */
+  readonly cancels?: RequestId;
+}
+
+type Capability = 'tools' | 'resources' | 'prompts' | 'completions' | 'none';
+
+interface MethodEntry {
+  readonly handler: MethodHandler;
+  readonly capability: Capability;
+  /** Cache hints belong to these results on 2026-07-28. */
+  readonly cacheable: boolean;
+}
+
+const SHARED_METHODS: ReadonlyMap<string, MethodEntry> = new Map([
+  ['tools/list', { handler: listTools, capability: 'tools', cacheable: true }],
+  ['tools/call', { handler: callTool, capability: 'tools', cacheable: false }],
+  ['resources/list', { handler: listResources, capability: 'resources', cacheable: true }],
+  ['resources/templates/list', { handler: listResourceTemplates, capability: 'resources', cacheable: true }],
+  ['resources/read', { handler: readResource, capability: 'resources', cacheable: true }],
+  ['prompts/list', { handler: listPrompts, capability: 'prompts', cacheable: true }],
+  ['prompts/get', { handler: getPrompt, capability: 'prompts', cacheable: false }],
+  ['completion/complete', { handler: complete, capability: 'completions', cacheable: false }],
+]);
+
+const MODERN_METHODS: ReadonlyMap<string, MethodEntry> = new Map([
+  ...SHARED_METHODS,
+  ['server/discover', { handler: discover, capability: 'none', cacheable: true }],
+]);
+
+const LEGACY_METHODS: ReadonlyMap<string, MethodEntry> = new Map([
+  ...SHARED_METHODS,
+  ['ping', { handler: ping, capability: 'none', cacheable: false }],
+]);
+
+function offers(server: Server, capability: Capability): boolean {
+  const { catalog } = server;
+  switch (capability) {
+    case 'tools':
+      return catalog.tools !== undefined;
+    case 'resources':
+      return catalog.resources !== undefined;
+    case 'prompts':
+      return catalog.prompts !== undefined;
+    case 'completions':
+      return catalog.completions;
+    case 'none':
+      return true;
+  }
+}
+
+function settled(state: ConnectionState, response: JsonRpcResponse | undefined): Exchange {
+  return { state, response: Promise.resolve(response) };
+}
+
+export function handleMessage(server: Server, state: ConnectionState, message: Record<string, unknown>, io: ExchangeIO): Exchange {
+  const sorted = classify(message);
+  switch (sorted.kind) {
+    case 'refused':
+      return settled(state, sorted.response);
+    case 'notification':
+      return handleNotification(state, sorted.message);
+    case 'request':
+      return handleRequest(server, state, sorted.message, io);
+  }
+}
+
+function handleNotification(state: ConnectionState, notification: JsonRpcNotification): Exchange {
+  const params = notification.params;
+  if (notification.method === 'notifications/cancelled' && params !== undefined && isValidId(params['requestId'])) {
+    return { state, response: Promise.resolve(undefined), cancels: params['requestId'] };
+  }
+  if (notification.method === 'notifications/initialized' && state.legacy !== undefined && !state.legacy.initialized) {
+    return settled(Object.freeze({ ...state, legacy: Object.freeze({ ...state.legacy, initialized: true }) }), undefined);
+  }
+  // Every other notification is accepted and ignored: it cannot be answered.
+  return settled(state, undefined);
+}
+
+function handleRequest(server: Server, state: ConnectionState, request: JsonRpcRequest, io: ExchangeIO): Exchange {
+  const params: JsonObject = request.params ?? {};
+  const id = request.id;
+
+  if (request.method === 'initialize') {
+    if (state.legacy !== undefined && state.transport === 'stdio') {
+      return settled(state, errorResponse(id, INVALID_REQUEST, 'Invalid request: initialize was already answered on this connection'));
+    }
+    const answer = initialize(server, id, params);
+    if (!answer.ok) return settled(state, answer.error);
+    const next: ConnectionState = Object.freeze({
+      ...state,
+      legacy: Object.freeze({ clientCapabilities: answer.clientCapabilities, initialized: false }),
+    });
+    return settled(next, { jsonrpc: '2.0', id, result: answer.result });
+  }
+
+  if (state.legacy !== undefined) {
+    const meta = params['_meta'];
+    if (meta !== undefined && !isPlainObject(meta)) return settled(state, invalidParams(id, 'params._meta must be an object'));
+    const entry = LEGACY_METHODS.get(request.method);
+    if (entry === undefined || !offers(server, entry.capability)) return settled(state, methodNotFound(id));
+    const call: CallBasis = { revision: LEGACY_REVISION, meta: meta ?? {}, clientCapabilities: state.legacy.clientCapabilities };
+    return { state, response: run(server, request, params, entry, call, undefined, io) };
+  }
+
+  const meta = params['_meta'];
+  if (meta !== undefined && !isPlainObject(meta)) return settled(state, invalidParams(id, 'params._meta must be an object'));
+  if (meta === undefined || !Object.hasOwn(meta, META_PROTOCOL_VERSION)) {
+    // Before `initialize` a 2025-11-25 client may only ping; anything else without the 2026 `_meta` is refused.
+    if (request.method === 'ping' && state.transport === 'stdio' && server.supportedVersions.includes(LEGACY_REVISION)) {
+      return settled(state, { jsonrpc: '2.0', id, result: {} });
+    }
+    return settled(
+      state,
+      invalidParams(
+        id,
+        `params._meta must carry ${META_PROTOCOL_VERSION} (a ${LEGACY_REVISION} client sends initialize first)`,
+      ),
+    );
+  }
+  const version = meta[META_PROTOCOL_VERSION];
+  if (typeof version !== 'string') {
+    return settled(state, invalidParams(id, `params._meta.${META_PROTOCOL_VERSION} must be a string`));
+  }
+  if (version === LEGACY_REVISION && server.supportedVersions.includes(LEGACY_REVISION)) {
+    return settled(state, unsupportedVersion(server, id, version, `${LEGACY_REVISION} is served through initialize`));
+  }
+  if (version !== MODERN_REVISION || !server.supportedVersions.includes(MODERN_REVISION)) {
+    return settled(state, unsupportedVersion(server, id, version, 'the requested revision is not served'));
+  }
+  const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
+  if (!isPlainObject(clientCapabilities)) {
+    return settled(state, invalidParams(id, `params._meta must carry ${META_CLIENT_CAPABILITIES} as an object`));
+  }
+  const logLevel = meta[META_LOG_LEVEL];
+  if (logLevel !== undefined && !isLogLevel(logLevel)) {
+    return settled(state, invalidParams(id, `params._meta.${META_LOG_LEVEL} is not a log level`));
+  }
+  const entry = MODERN_METHODS.get(request.method);
+  if (entry === undefined || !offers(server, entry.capability)) return settled(state, methodNotFound(id));
+  const call: CallBasis = { revision: MODERN_REVISION, meta, clientCapabilities };
+  return { state, response: run(server, request, params, entry, call, logLevel, io) };
+}
+
+interface CallBasis {
+  readonly revision: Revision;
+  readonly meta: JsonObject;
+  readonly clientCapabilities: JsonObject;
+}
+
+async function run(
+  server: Server,
+  request: JsonRpcRequest,
+  params: JsonObject,
+  entry: MethodEntry,
+  basis: CallBasis,
+  logLevel: unknown,
+  io: ExchangeIO,
+): Promise<JsonRpcResponse> {
+  const context = openContext({
+    revision: basis.revision,
+    meta: basis.meta,
+    clientCapabilities: basis.clientCapabilities,
+    signal: io.signal,
+    auth: io.auth,
+    logLevel: isLogLevel(logLevel) ? logLevel : undefined,
+    emit: (notification) => io.emit(notification),
+  });
+  const call: Call = { server, id: request.id, params, revision: basis.revision, ctx: context.ctx };
+  let outcome: Outcome;
+  try {
+    outcome = await entry.handler(call);
+  } catch (error) {
+    const description = error instanceof HostFault ? error.description : `${request.method} failed in host code`;
+    io.reportFault(description, error instanceof HostFault ? error.cause : error);
+    return internalError(request.id);
+  } finally {
+    context.close();
+  }
+  if (outcome.kind === 'error') return outcome.error;
+  return { jsonrpc: '2.0', id: request.id, result: envelope(server, basis.revision, outcome, entry.cacheable) };
+}
+
+/** 2026-07-28 results carry `resultType`, the server's identity in `_meta`, and cache hints where the schema requires them. */
+function envelope(server: Server, revision: Revision, outcome: Extract<Outcome, { kind: 'result' }>, cacheable: boolean): JsonObject {
+  if (revision === LEGACY_REVISION) return outcome.result;
+  const body: JsonObject = { ...outcome.result, resultType: 'complete' };
+  if (cacheable) {
+    const hint = outcome.cache ?? { ttlMs: 0, scope: 'private' };
+    body['ttlMs'] = hint.ttlMs;
+    body['cacheScope'] = hint.scope;
+  }
+  const hostMeta = outcome.result['_meta'];
+  body['_meta'] = { ...(isPlainObject(hostMeta) ? hostMeta : {}), [META_SERVER_INFO]: { ...server.info } };
+  return body;
+}
+

@@ -1,0 +1,53 @@
+/**
+ * `prompts/get`: arguments are validated like tool arguments (each a string, required ones
+ * present, nothing undeclared), and a failure is -32602. The reader receives only declared names.
+ */
+import { contentBlock } from '../../catalog/content.js';
+import type { JsonObject } from '../../catalog/types.js';
+import { isPlainObject } from '../../options.js';
+import { invalidParams } from '../errors.js';
+import { HostFault } from '../host-fault.js';
+import { type Call, failure, type Outcome, result } from './call.js';
+
+export async function getPrompt(call: Call): Promise<Outcome> {
+  const { params } = call;
+  if (typeof params['name'] !== 'string') return failure(invalidParams(call.id, 'prompts/get needs params.name as a string'));
+  const prompt = call.server.catalog.prompts?.get(params['name']);
+  if (prompt === undefined) return failure(invalidParams(call.id, 'no prompt has that name'));
+  const given = params['arguments'] === undefined ? {} : params['arguments'];
+  if (!isPlainObject(given)) return failure(invalidParams(call.id, 'params.arguments must be an object'));
+
+  const args: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given)) {
+    const declared = prompt.arguments.get(name);
+    if (declared === undefined) return failure(invalidParams(call.id, 'an argument is not declared by this prompt'));
+    if (typeof value !== 'string') {
+      return failure(invalidParams(call.id, `argument ${JSON.stringify(declared.name)} must be a string`));
+    }
+    args[declared.name] = value;
+  }
+  for (const declared of prompt.arguments.values()) {
+    if (declared.required === true && !Object.hasOwn(args, declared.name)) {
+      return failure(invalidParams(call.id, `argument ${JSON.stringify(declared.name)} is required`));
+    }
+  }
+
+  const answer = (await prompt.definition.get(Object.freeze(args), call.ctx)) as unknown;
+  const where = `prompt ${JSON.stringify(prompt.definition.name)} result`;
+  if (!isPlainObject(answer) || !Array.isArray(answer['messages'])) {
+    throw new HostFault(`${where} must be an object with a messages array`);
+  }
+  const messages = answer['messages'].map((message: unknown, index: number) => {
+    if (!isPlainObject(message) || (message['role'] !== 'user' && message['role'] !== 'assistant')) {
+      throw new HostFault(`${where}.messages[${index}] must have role "user" or "assistant"`);
+    }
+    return { ...message, content: contentBlock(message['content'], `${where}.messages[${index}].content`) };
+  });
+  const body: JsonObject = { messages };
+  if (answer['description'] !== undefined) {
+    if (typeof answer['description'] !== 'string') throw new HostFault(`${where}.description must be a string`);
+    body['description'] = answer['description'];
+  }
+  if (answer['_meta'] !== undefined) body['_meta'] = answer['_meta'];
+  return result(body);
+}

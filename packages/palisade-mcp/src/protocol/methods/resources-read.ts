@@ -1,0 +1,49 @@
+/**
+ * `resources/read` serves only a URI the catalog lists or a listed template matches, and that is
+ * decided before any host reader runs. Not found is -32002 on 2025-11-25 and -32602 on
+ * 2026-07-28 (which must not emit -32002), with `data.uri` when the URI is short enough to echo.
+ */
+import { resourceContents } from '../../catalog/content.js';
+import type { ReadResourceReturn } from '../../catalog/types.js';
+import { errorResponse } from '../jsonrpc.js';
+import { invalidParams, MAX_ECHOED_URI_CHARS, RESOURCE_NOT_FOUND_LEGACY } from '../errors.js';
+import { HostFault } from '../host-fault.js';
+import { LEGACY_REVISION } from '../revisions.js';
+import { type Call, failure, type Outcome, result } from './call.js';
+
+function notFound(call: Call, uri: string): Outcome {
+  const data = uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined;
+  if (call.revision === LEGACY_REVISION) {
+    return failure(errorResponse(call.id, RESOURCE_NOT_FOUND_LEGACY, 'Resource not found', data));
+  }
+  return failure(invalidParams(call.id, 'resource not found', data));
+}
+
+export async function readResource(call: Call): Promise<Outcome> {
+  const uri = call.params['uri'];
+  if (typeof uri !== 'string') return failure(invalidParams(call.id, 'resources/read needs params.uri as a string'));
+  const { catalog } = call.server;
+  let contents: ReadResourceReturn;
+  const listed = catalog.resources?.get(uri);
+  if (listed !== undefined) {
+    contents = await listed.definition.read(call.ctx);
+  } else {
+    let matched: ReadResourceReturn | null = null;
+    for (const template of catalog.templates) {
+      const variables = template.template.match(uri);
+      if (variables === undefined) continue;
+      matched = await template.definition.read(uri, Object.freeze(variables), call.ctx);
+      break;
+    }
+    if (matched === null) return notFound(call, uri);
+    contents = matched;
+  }
+  if (contents === undefined) return notFound(call, uri);
+  if (!Array.isArray(contents)) throw new HostFault('a resource reader must return an array of contents or undefined');
+  // An empty array would claim the resource exists and is empty; the spec forbids it for a missing one.
+  if (contents.length === 0) return notFound(call, uri);
+  return result(
+    { contents: contents.map((entry, index) => resourceContents(entry, `resource contents[${index}]`)) },
+    call.server.cache.resources,
+  );
+}

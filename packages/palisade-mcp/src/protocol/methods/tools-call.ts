@@ -1,0 +1,85 @@
+/**
+ * `tools/call`: the one dispatch site. The arguments are validated against the schema
+ * `tools/list` advertised, and the handler receives that very object: no coercion, no
+ * defaults, nothing removed. Arguments that fail the schema are a tool result with
+ * `isError: true` (SEP-1303), so a model can read what was wrong; an unknown tool or
+ * malformed params are -32602. What the host returns is checked for shape, never interpreted.
+ */
+import { contentBlocks } from '../../catalog/content.js';
+import type { JsonObject, ToolResult } from '../../catalog/types.js';
+import { isPlainObject } from '../../options.js';
+import { traceDispatch } from '../../telemetry/dispatch-channel.js';
+import { invalidParams } from '../errors.js';
+import { HostFault } from '../host-fault.js';
+import { LEGACY_REVISION } from '../revisions.js';
+import { type Call, failure, type Outcome, result } from './call.js';
+
+function toolError(text: string): JsonObject {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+export async function callTool(call: Call): Promise<Outcome> {
+  const { params } = call;
+  if (typeof params['name'] !== 'string') return failure(invalidParams(call.id, 'tools/call needs params.name as a string'));
+  const tool = call.server.catalog.tools?.get(params['name']);
+  if (tool === undefined) return failure(invalidParams(call.id, 'no tool has that name'));
+  const args = params['arguments'] === undefined ? {} : params['arguments'];
+  if (!isPlainObject(args)) return failure(invalidParams(call.id, 'params.arguments must be an object'));
+
+  const verdict = tool.input.validate(args);
+  if (!verdict.ok) return result(toolError(`Invalid arguments: ${verdict.message}`));
+
+  const settled = await traceDispatch(
+    { server: call.server.info.name, tool: tool.definition.name, revision: call.revision },
+    async () => (await tool.definition.handler(args as never, call.ctx)) as unknown,
+    (value) => (isPlainObject(value) && value['isError'] === true ? 'tool-error' : 'ok'),
+  );
+  if (!settled.ok) throw new HostFault(`tool ${JSON.stringify(tool.definition.name)} handler threw`, settled.error);
+  return result(toolResult(call, tool.definition.name, tool.output, tool.outputIsObject, settled.value));
+}
+
+function toolResult(
+  call: Call,
+  name: string,
+  output: { validate(value: unknown): { ok: true } | { ok: false; message: string } } | undefined,
+  outputIsObject: boolean,
+  value: unknown,
+): JsonObject {
+  const where = `tool ${JSON.stringify(name)} result`;
+  if (!isPlainObject(value)) throw new HostFault(`${where} must be a plain object`);
+  const hostResult = value as ToolResult & JsonObject;
+  const content = contentBlocks(hostResult.content, `${where}.content`);
+  const isError = hostResult.isError;
+  if (isError !== undefined && typeof isError !== 'boolean') throw new HostFault(`${where}.isError must be a boolean`);
+  const hasStructured = Object.hasOwn(hostResult, 'structuredContent') && hostResult.structuredContent !== undefined;
+  if (output !== undefined && isError !== true) {
+    // A tool that declares an outputSchema must return conforming structured content (spec, both revisions).
+    if (!hasStructured) throw new HostFault(`${where} has no structuredContent, but the tool declares an outputSchema`);
+    const verdict = output.validate(hostResult.structuredContent);
+    if (!verdict.ok) throw new HostFault(`${where}.structuredContent fails the tool's outputSchema: ${verdict.message}`);
+  }
+  const out: JsonObject = { content };
+  if (hasStructured) {
+    const structured = hostResult.structuredContent;
+    // For clients that read only text, the JSON goes in a text block too, unless the host already put it there.
+    let serialized: string | undefined;
+    try {
+      serialized = JSON.stringify(structured);
+    } catch (error) {
+      throw new HostFault(`${where}.structuredContent cannot be serialized`, error);
+    }
+    if (serialized !== undefined && !content.some((block) => block['type'] === 'text' && block['text'] === serialized)) {
+      content.push({ type: 'text', text: serialized });
+    }
+    // 2025-11-25 allows only an object here; anything else stays in the text block alone.
+    if (call.revision !== LEGACY_REVISION || (outputIsObject && isPlainObject(structured))) {
+      out['structuredContent'] = structured;
+    }
+  }
+  if (isError !== undefined) out['isError'] = isError;
+  if (hostResult._meta !== undefined) {
+    if (!isPlainObject(hostResult._meta)) throw new HostFault(`${where}._meta must be a plain object`);
+    out['_meta'] = hostResult._meta;
+  }
+  return out;
+}

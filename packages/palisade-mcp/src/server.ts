@@ -1,0 +1,104 @@
+/**
+ * `createServer` turns a host's definition into a checked, frozen server value that every
+ * transport serves. All validation happens here, once: an unknown option, a duplicate name, a
+ * schema that does not compile or a template Palisade cannot match strictly throws now, naming it.
+ */
+import { buildCatalog, type Catalog } from './catalog/catalog.js';
+import type { CacheHint, ServerDefinition } from './catalog/types.js';
+import { invalidOption } from './errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits.js';
+import {
+  optionalString,
+  refuseUnknownKeys,
+  requireArray,
+  requireInteger,
+  requireObject,
+  requireString,
+} from './options.js';
+import { ALL_REVISIONS, isRevision, type Revision } from './protocol/revisions.js';
+
+const SERVER_KEYS = [
+  'name',
+  'version',
+  'title',
+  'instructions',
+  'tools',
+  'resources',
+  'resourceTemplates',
+  'prompts',
+  'supportedVersions',
+  'pageSize',
+  'cache',
+] as const;
+const CACHE_KEYS = ['discover', 'tools', 'resources', 'prompts'] as const;
+
+/** Stale at once and never shared: a default that cannot leak one caller's list to another. */
+const DEFAULT_CACHE_HINT: CacheHint = Object.freeze({ ttlMs: 0, scope: 'private' });
+
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+}
+
+/** A checked server: pass it to `runStdio` or an HTTP transport. Its fields are Palisade's own. */
+export interface Server {
+  readonly info: ServerInfo;
+  readonly instructions: string | undefined;
+  readonly supportedVersions: readonly Revision[];
+  readonly pageSize: number;
+  readonly cache: Readonly<Record<(typeof CACHE_KEYS)[number], CacheHint>>;
+  /** @internal */
+  readonly catalog: Catalog;
+}
+
+function cacheHint(value: unknown, path: string): CacheHint {
+  if (value === undefined) return DEFAULT_CACHE_HINT;
+  const hint = requireObject(value, path);
+  refuseUnknownKeys(hint, ['ttlMs', 'scope'], path);
+  const ttlMs = requireInteger(hint['ttlMs'], `${path}.ttlMs`, 0, Number.MAX_SAFE_INTEGER);
+  if (hint['scope'] !== 'public' && hint['scope'] !== 'private') throw invalidOption(`${path}.scope`, 'must be "public" or "private"');
+  return Object.freeze({ ttlMs, scope: hint['scope'] });
+}
+
+function supportedVersions(value: unknown): readonly Revision[] {
+  if (value === undefined) return ALL_REVISIONS;
+  const list = requireArray(value, 'supportedVersions');
+  if (list.length === 0) throw invalidOption('supportedVersions', 'must name at least one revision');
+  const seen = new Set<Revision>();
+  for (const entry of list) {
+    if (!isRevision(entry)) throw invalidOption('supportedVersions', `may hold only ${ALL_REVISIONS.join(' and ')}`);
+    if (seen.has(entry)) throw invalidOption('supportedVersions', 'names a revision twice');
+    seen.add(entry);
+  }
+  // Advertised newest first whatever order the host wrote.
+  return Object.freeze(ALL_REVISIONS.filter((revision) => seen.has(revision)));
+}
+
+export function createServer(definition: ServerDefinition): Server {
+  const source = requireObject(definition, 'server');
+  refuseUnknownKeys(source, SERVER_KEYS, '');
+  const name = requireString(source['name'], 'name');
+  const version = requireString(source['version'], 'version');
+  const title = optionalString(source['title'], 'title');
+  const instructions = optionalString(source['instructions'], 'instructions');
+  const pageSize =
+    source['pageSize'] === undefined ? DEFAULT_PAGE_SIZE : requireInteger(source['pageSize'], 'pageSize', 1, MAX_PAGE_SIZE);
+  const cacheSource = source['cache'] === undefined ? {} : requireObject(source['cache'], 'cache');
+  refuseUnknownKeys(cacheSource, CACHE_KEYS, 'cache');
+  const cache = Object.freeze({
+    discover: cacheHint(cacheSource['discover'], 'cache.discover'),
+    tools: cacheHint(cacheSource['tools'], 'cache.tools'),
+    resources: cacheHint(cacheSource['resources'], 'cache.resources'),
+    prompts: cacheHint(cacheSource['prompts'], 'cache.prompts'),
+  });
+  const info: ServerInfo = Object.freeze(title === undefined ? { name, version } : { name, version, title });
+  return Object.freeze({
+    info,
+    instructions,
+    supportedVersions: supportedVersions(source['supportedVersions']),
+    pageSize,
+    cache,
+    catalog: buildCatalog(definition),
+  });
+}

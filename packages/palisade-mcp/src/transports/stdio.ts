@@ -1,0 +1,206 @@
+/**
+ * MCP over stdio: newline-delimited JSON-RPC in, one line per message out (legacy
+ * `Content-Length` frames are read too, and answered in the framing they came in). Every line is
+ * read under the size bound by the framer and decoded by the one bounded reader; each request
+ * runs concurrently and its response is written when it settles.
+ *
+ * stdout carries protocol messages only. While the transport owns process.stdout, anything else
+ * written there (a host's stray `console.log` included) is sent to stderr instead.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { isPlainObject, refuseUnknownKeys } from '../options.js';
+import { type Exchange, handleMessage } from '../protocol/core.js';
+import { internalError } from '../protocol/errors.js';
+import { errorResponse, isValidId, type OutgoingMessage, type RequestId } from '../protocol/jsonrpc.js';
+import { type ConnectionState, initialState } from '../protocol/state.js';
+import type { Server } from '../server.js';
+import { invalidOption } from '../errors.js';
+import { encodeMessage } from '../wire/encode.js';
+import { readJsonMessage } from '../wire/json-reader.js';
+import { type Frame, StdioFramer } from '../wire/stdio-framer.js';
+
+export interface StdioOptions {
+  /** Default `process.stdin`. */
+  readonly input?: Readable;
+  /** Default `process.stdout`. */
+  readonly output?: Writable;
+  /** Exit the process once input ends and output is flushed. Default: true when reading `process.stdin`. */
+  readonly exitOnClose?: boolean;
+  /** Where host faults are reported. Default: one line on stderr. Never sent to the client. */
+  readonly onFault?: (description: string, cause: unknown) => void;
+}
+
+export interface StdioHandle {
+  /** Settles once input has ended, in-flight handlers were aborted and output was flushed. */
+  readonly closed: Promise<void>;
+}
+
+type Framing = Frame['framing'];
+
+interface InFlight {
+  readonly controller: AbortController;
+  /** Set by `notifications/cancelled`: such a request gets nothing more, its response included. */
+  cancelled: boolean;
+  readonly settled: Promise<void>;
+}
+
+/**
+ * How long, after stdin ends, handlers (already aborted) may take to settle before the
+ * transport stops waiting for them: a client that pipes one request and closes stdin still
+ * gets its answer, and a handler that ignores its signal cannot hold the process open.
+ */
+export const STDIO_SHUTDOWN_GRACE_MS = 2_000;
+
+const STDIO_KEYS = ['input', 'output', 'exitOnClose', 'onFault'] as const;
+
+function defaultFaultReport(description: string, cause: unknown): void {
+  const detail = cause instanceof Error && typeof cause.stack === 'string' ? `\n${cause.stack}` : '';
+  process.stderr.write(`palisade: host fault: ${description}${detail}\n`);
+}
+
+function frameText(text: string, framing: Framing): string {
+  return framing === 'line' ? `${text}\n` : `Content-Length: ${Buffer.byteLength(text, 'utf8')}\r\n\r\n${text}`;
+}
+
+export function runStdio(server: Server, options: StdioOptions = {}): StdioHandle {
+  const checked: unknown = options;
+  if (!isPlainObject(checked)) throw invalidOption('stdio options', 'must be a plain object');
+  refuseUnknownKeys(checked, STDIO_KEYS, '');
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const exitOnClose = options.exitOnClose ?? input === process.stdin;
+  const reportFault = options.onFault ?? defaultFaultReport;
+
+  // Keep stdout for protocol bytes alone: divert every other writer to stderr while we own it.
+  const ownsStdout = output === process.stdout;
+  const stdoutWrite = process.stdout.write;
+  const protocolWrite: Writable['write'] = ownsStdout ? stdoutWrite.bind(process.stdout) : output.write.bind(output);
+  if (ownsStdout) process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
+  const framer = new StdioFramer();
+  const inFlight = new Map<RequestId, InFlight>();
+  let state: ConnectionState = initialState('stdio');
+  let closing = false;
+  let waitingForDrain = false;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+
+  function write(message: OutgoingMessage, framing: Framing): void {
+    if (closing) return;
+    let encoded = encodeMessage(message);
+    if (!encoded.ok) {
+      reportFault(`an outgoing message could not be serialized: ${encoded.reason}`, undefined);
+      // A response that cannot be serialized is still answered; a notification is dropped.
+      if (!('result' in message) && !('error' in message)) return;
+      encoded = encodeMessage(internalError(message.id));
+      if (!encoded.ok) return;
+    }
+    const accepted = protocolWrite(frameText(encoded.text, framing));
+    // Node buffers writes without limit; a client that stops reading stops us reading too.
+    if (!accepted && !waitingForDrain) {
+      waitingForDrain = true;
+      input.pause();
+      output.once('drain', () => {
+        waitingForDrain = false;
+        if (!closing) input.resume();
+      });
+    }
+  }
+
+  function dispatch(message: Record<string, unknown>, framing: Framing): void {
+    const id = typeof message['method'] === 'string' && isValidId(message['id']) ? message['id'] : undefined;
+    if (id !== undefined && inFlight.has(id)) {
+      // Two requests in flight under one id could not be told apart by a cancel or by the client.
+      write(errorResponse(undefined, -32600, 'Invalid request: id is already used by a request in flight'), framing);
+      return;
+    }
+    const controller = new AbortController();
+    const exchange: Exchange = handleMessage(server, state, message, {
+      signal: controller.signal,
+      auth: undefined,
+      emit: (notification) => {
+        if (!controller.signal.aborted) write(notification, framing);
+      },
+      reportFault,
+    });
+    state = exchange.state;
+    if (exchange.cancels !== undefined) {
+      const target = inFlight.get(exchange.cancels);
+      if (target !== undefined) {
+        target.cancelled = true;
+        target.controller.abort();
+      }
+    }
+    if (id === undefined) {
+      void exchange.response.then((response) => {
+        if (response !== undefined) write(response, framing);
+      });
+      return;
+    }
+    const entry: InFlight = {
+      controller,
+      cancelled: false,
+      settled: exchange.response.then((response) => {
+        inFlight.delete(id);
+        if (response !== undefined && !entry.cancelled) write(response, framing);
+      }),
+    };
+    inFlight.set(id, entry);
+  }
+
+  function onFrame(frame: Frame): void {
+    if (frame.kind === 'refusal') {
+      write(errorResponse(undefined, frame.refusal.code, frame.refusal.message), frame.framing);
+      return;
+    }
+    const read = readJsonMessage(frame.bytes);
+    if (!read.ok) {
+      write(errorResponse(undefined, read.refusal.code, read.refusal.message), frame.framing);
+      return;
+    }
+    dispatch(read.value, frame.framing);
+  }
+
+  let shuttingDown = false;
+  function shutdown(): void {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    input.off('data', onData);
+    const pending = [...inFlight.values()];
+    for (const entry of pending) entry.controller.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, STDIO_SHUTDOWN_GRACE_MS);
+      timer.unref();
+    });
+    void Promise.race([Promise.all(pending.map((entry) => entry.settled)), grace]).then(() => {
+      clearTimeout(timer);
+      closing = true;
+      const finish = (): void => {
+        if (ownsStdout) process.stdout.write = stdoutWrite;
+        resolveClosed();
+        if (exitOnClose) process.exit(0);
+      };
+      // An empty write's callback runs once everything queued before it has been flushed.
+      if (output.writableEnded || output.destroyed) finish();
+      else protocolWrite('', () => finish());
+    });
+  }
+
+  function onData(chunk: Buffer | string): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    for (const frame of framer.push(bytes)) onFrame(frame);
+  }
+
+  input.on('data', onData);
+  input.once('end', () => {
+    for (const frame of framer.end()) onFrame(frame);
+    shutdown();
+  });
+  input.once('close', shutdown);
+  input.once('error', shutdown);
+  output.once('error', shutdown);
+  return { closed };
+}

@@ -1,0 +1,113 @@
+/**
+ * The one bounded JSON reader every transport uses: bytes in, a JSON value or a named refusal
+ * out, and it never throws. Order of the checks, each decided before the next costs anything:
+ *
+ *   1. size (before any byte is read)            -32600 too-large
+ *   2. strict UTF-8                              -32700 invalid-utf8
+ *   3. pre-scan: nothing but JSON whitespace     -32700 empty
+ *                nesting deeper than the bound   -32600 too-deep   (no value built)
+ *   4. JSON.parse                                -32700 not-json   (V8's message is dropped: it quotes the input)
+ *   5. surrogate escapes found by the pre-scan   -32600 lone-surrogate
+ *   6. repeated key                              -32600 repeated-key
+ *   7. (readJsonMessage only) shape              -32600 batch / not-object
+ *
+ * So a malformed document is 'not-json' even when it also holds a lone surrogate, and depth is
+ * judged on the brackets before syntax, so 65 unclosed `[` is 'too-deep', not 'not-json'.
+ * Envelope checks (`jsonrpc`, `method`, `id`) belong to the caller.
+ */
+import { MAX_JSON_DEPTH, MAX_MESSAGE_BYTES } from '../limits.js';
+import { countParsedKeys, findRepeatedKey, renderRefusalKey } from './json-repeated-key.js';
+import { scanJson } from './json-scan.js';
+import type { ReadResult, WireRefusal } from './refusal.js';
+import { decodeUtf8 } from './utf8-text.js';
+
+type Refused = { readonly ok: false; readonly refusal: WireRefusal };
+
+function refuse(code: WireRefusal['code'], rule: WireRefusal['rule'], message: string): Refused {
+  return Object.freeze({ ok: false, refusal: Object.freeze({ code, rule, message }) });
+}
+
+// Every message is built from constants and numbers we chose, never from the client's bytes;
+// the one exception is a repeated key's name, bounded and escaped by renderRefusalKey.
+const TOO_LARGE = refuse(-32600, 'too-large', `Invalid request: message exceeds ${MAX_MESSAGE_BYTES} bytes`);
+const INVALID_UTF8 = refuse(-32700, 'invalid-utf8', 'Parse error: message is not valid UTF-8');
+const EMPTY = refuse(-32700, 'empty', 'Parse error: empty message');
+const NOT_JSON = refuse(-32700, 'not-json', 'Parse error: message is not valid JSON');
+const TOO_DEEP = refuse(
+  -32600,
+  'too-deep',
+  `Invalid request: message nests deeper than ${MAX_JSON_DEPTH} levels`,
+);
+const LONE_SURROGATE = refuse(
+  -32600,
+  'lone-surrogate',
+  'Invalid request: a string holds an unpaired surrogate escape',
+);
+const BATCH = refuse(-32600, 'batch', 'Invalid request: batch (array) messages are not supported');
+const NOT_OBJECT = {
+  string: refuse(-32600, 'not-object', 'Invalid request: message is a string, not an object'),
+  number: refuse(-32600, 'not-object', 'Invalid request: message is a number, not an object'),
+  boolean: refuse(-32600, 'not-object', 'Invalid request: message is a boolean, not an object'),
+  null: refuse(-32600, 'not-object', 'Invalid request: message is a null, not an object'),
+} as const;
+
+function repeatedKey(text: string): Refused {
+  const key = findRepeatedKey(text);
+  // The counts differ only when a key repeats, so the search always finds one; the fallback
+  // keeps the refusal truthful should that reasoning ever break.
+  if (key === undefined) return refuse(-32600, 'repeated-key', 'Invalid request: message repeats a key');
+  return refuse(-32600, 'repeated-key', `Invalid request: message repeats the key ${renderRefusalKey(key)}`);
+}
+
+/**
+ * Reads one JSON value of any type under the wire bounds (size, UTF-8, depth, surrogates,
+ * repeated keys). For values that are not messages, such as opaque pagination cursors.
+ */
+export function readJsonValue(bytes: Uint8Array): ReadResult<unknown> {
+  if (bytes.length > MAX_MESSAGE_BYTES) return TOO_LARGE;
+  const text = decodeUtf8(bytes);
+  if (text === undefined) return INVALID_UTF8;
+
+  const scan = scanJson(text);
+  if (scan.kind === 'empty') return EMPTY;
+  if (scan.kind === 'too-deep') return TOO_DEEP;
+  if (scan.kind === 'not-json') return NOT_JSON;
+
+  let value: unknown;
+  try {
+    // No reviver: a reviver would see (and could re-assign) `__proto__`; plain JSON.parse
+    // defines it as an own data property, which never touches a prototype.
+    value = JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+  if (scan.loneSurrogate) return LONE_SURROGATE;
+  // One key cannot repeat; below two the tree walk is skipped.
+  if (scan.keys > 1 && countParsedKeys(value) !== scan.keys) return repeatedKey(text);
+  return { ok: true, value };
+}
+
+/**
+ * Reads one JSON-RPC message candidate: a JSON object under the wire bounds. A batch (array)
+ * and every other JSON type are refused by name.
+ */
+export function readJsonMessage(bytes: Uint8Array): ReadResult<Record<string, unknown>> {
+  const read = readJsonValue(bytes);
+  if (!read.ok) return read;
+  const value = read.value;
+  if (value === null) return NOT_OBJECT.null;
+  switch (typeof value) {
+    case 'object':
+      // The same result object, retyped: a parsed non-array object is a string-keyed record.
+      return Array.isArray(value) ? BATCH : (read as ReadResult<Record<string, unknown>>);
+    case 'string':
+      return NOT_OBJECT.string;
+    case 'number':
+      return NOT_OBJECT.number;
+    case 'boolean':
+      return NOT_OBJECT.boolean;
+    default:
+      // JSON.parse yields no other type; answering 'not-json' keeps the function total.
+      return NOT_JSON;
+  }
+}

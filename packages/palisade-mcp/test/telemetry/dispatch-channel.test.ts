@@ -1,0 +1,102 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createServer, DISPATCH_CHANNEL_NAME, defineTool } from '../../src/index.js';
+import { serveInProcess } from '../support/in-process.js';
+import { modern } from '../support/stdio-peer.js';
+
+const MARKER = 'TELEMETRY-MARKER-51d2';
+
+const server = createServer({
+  name: 'telemetry',
+  version: '1',
+  tools: [
+    defineTool<{ secret: string }>({
+      name: 'leaky',
+      inputSchema: { type: 'object', properties: { secret: { type: 'string' } }, required: ['secret'] },
+      handler: ({ secret }) => ({ content: [{ type: 'text', text: `result ${secret}` }], structuredContent: { secret } }),
+    }),
+    defineTool({
+      name: 'thrower',
+      inputSchema: { type: 'object' },
+      handler: () => {
+        throw new Error(`thrown ${MARKER}`);
+      },
+    }),
+    defineTool({
+      name: 'tool_error',
+      inputSchema: { type: 'object' },
+      handler: () => ({ content: [{ type: 'text', text: MARKER }], isError: true }),
+    }),
+  ],
+});
+
+type Event = { readonly phase: string; readonly context: Record<string, unknown> };
+
+function record(): { events: Event[]; stop(): void } {
+  const events: Event[] = [];
+  const channel = diagnosticsChannel.tracingChannel(DISPATCH_CHANNEL_NAME);
+  const handlers = Object.fromEntries(
+    (['start', 'end', 'asyncStart', 'asyncEnd', 'error'] as const).map((phase) => [
+      phase,
+      (context: unknown) => events.push({ phase, context: { ...(context as Record<string, unknown>) } }),
+    ]),
+  ) as unknown as Parameters<typeof channel.subscribe>[0];
+  channel.subscribe(handlers);
+  return { events, stop: () => channel.unsubscribe(handlers) };
+}
+
+let stop: (() => void) | undefined;
+afterEach(() => stop?.());
+
+describe('the dispatch tracing channel', () => {
+  test('a call publishes the tool, the outcome and the duration, and nothing of the arguments or result', async () => {
+    const recorder = record();
+    stop = recorder.stop;
+    const peer = serveInProcess(server);
+    await peer.request(modern(1, 'tools/call', { name: 'leaky', arguments: { secret: MARKER } }));
+    await peer.close();
+    const end = recorder.events.find((event) => event.phase === 'asyncEnd');
+    expect(end?.context).toMatchObject({ server: 'telemetry', tool: 'leaky', revision: '2026-07-28', outcome: 'ok' });
+    expect(typeof end?.context['durationMs']).toBe('number');
+    expect(JSON.stringify(recorder.events)).not.toContain(MARKER);
+    for (const event of recorder.events) {
+      expect(Object.keys(event.context).sort()).toEqual(
+        expect.arrayContaining(['server', 'tool', 'revision'].sort()),
+      );
+      // tracePromise copies our wrapper's settled value onto the context: it must be nothing.
+      expect(event.context['result']).toBeUndefined();
+      expect(event.context).not.toHaveProperty('error');
+    }
+  });
+
+  test('a handler that throws is published as a fault without the error', async () => {
+    const recorder = record();
+    stop = recorder.stop;
+    const peer = serveInProcess(server);
+    await peer.request(modern(1, 'tools/call', { name: 'thrower', arguments: { x: MARKER } }));
+    await peer.close();
+    expect(recorder.events.some((event) => event.context['outcome'] === 'fault')).toBe(true);
+    expect(recorder.events.some((event) => event.phase === 'error')).toBe(false);
+    expect(JSON.stringify(recorder.events)).not.toContain(MARKER);
+  });
+
+  test('a tool result with isError is published as a tool error', async () => {
+    const recorder = record();
+    stop = recorder.stop;
+    const peer = serveInProcess(server);
+    await peer.request(modern(1, 'tools/call', { name: 'tool_error' }));
+    await peer.close();
+    expect(recorder.events.find((event) => event.phase === 'asyncEnd')?.context['outcome']).toBe('tool-error');
+    expect(JSON.stringify(recorder.events)).not.toContain(MARKER);
+  });
+
+  test('arguments refused by the schema are not a dispatch and publish nothing', async () => {
+    const recorder = record();
+    stop = recorder.stop;
+    const peer = serveInProcess(server);
+    const reply = await peer.request(modern(1, 'tools/call', { name: 'leaky', arguments: { secret: 5 } }));
+    await peer.close();
+    expect((reply['result'] as { isError: boolean }).isError).toBe(true);
+    expect(recorder.events).toEqual([]);
+  });
+});
