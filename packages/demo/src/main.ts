@@ -9,12 +9,17 @@ import { runStdio } from 'palisade-mcp/stdio';
 import { demoCatalog } from './catalog.js';
 
 const { values } = parseArgs({
-  options: { stdio: { type: 'boolean', default: true }, help: { type: 'boolean', short: 'h', default: false } },
+  options: {
+    stdio: { type: 'boolean', default: true },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
   strict: true,
 });
 
 if (values.help) {
-  process.stderr.write('usage: palisade-demo [--stdio]\n  Serves the demo catalog over stdio (newline-delimited JSON-RPC).\n');
+  process.stderr.write(
+    'usage: palisade-demo [--stdio]\n  Serves the demo catalog over stdio (newline-delimited JSON-RPC).\n',
+  );
   process.exit(0);
 }
 

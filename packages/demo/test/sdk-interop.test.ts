@@ -12,7 +12,16 @@ import { describe, expect, test } from 'vitest';
 const DEMO = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const SERVER = { command: process.execPath, args: [DEMO, '--stdio'], stderr: 'pipe' as const };
 
-const TOOL_NAMES = ['add', 'count', 'echo', 'embed_readme', 'fail', 'link_readme', 'play_sound', 'show_image'];
+const TOOL_NAMES = [
+  'add',
+  'count',
+  'echo',
+  'embed_readme',
+  'fail',
+  'link_readme',
+  'play_sound',
+  'show_image',
+];
 
 interface AnyClient {
   listTools(): Promise<{ tools: Array<{ name: string }> }>;
@@ -93,7 +102,10 @@ describe('the demo over stdio with the official SDK clients', () => {
   });
 
   test('the 2.x client in auto mode discovers 2026-07-28 and exercises everything statelessly', async () => {
-    const client = new ClientV2({ name: 'sdk-v2', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    const client = new ClientV2(
+      { name: 'sdk-v2', version: '2.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
     await client.connect(new StdioTransportV2(SERVER));
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');

@@ -1,4 +1,6 @@
 /** The public surface of `palisade-mcp`. Transports live behind their own subpaths (`palisade-mcp/stdio`). */
+
+export { defineTool } from './catalog/define-tool.js';
 export type {
   Annotations,
   AudioContent,
@@ -41,4 +43,3 @@ export {
   type DispatchEvent,
   type DispatchOutcome,
 } from './telemetry/dispatch-channel.js';
-export { defineTool } from './catalog/define-tool.js';

@@ -34,5 +34,5 @@ export const MAX_SCHEMA_BYTES = 262_144;
 /** Deepest nesting of a host schema. */
 export const MAX_SCHEMA_DEPTH = 32;
 
-/** Number of subschemas (objects) in one host schema, counted at construction. */
+/** JSON objects (subschemas and keyword maps such as `properties`) in one host schema, counted at construction. */
 export const MAX_SCHEMA_SUBSCHEMAS = 2_000;

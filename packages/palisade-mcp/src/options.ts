@@ -16,7 +16,11 @@ export function requireObject(value: unknown, path: string): Record<string, unkn
   return value;
 }
 
-export function refuseUnknownKeys(value: Record<string, unknown>, allowed: readonly string[], path: string): void {
+export function refuseUnknownKeys(
+  value: Record<string, unknown>,
+  allowed: readonly string[],
+  path: string,
+): void {
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
       throw new PalisadeError(

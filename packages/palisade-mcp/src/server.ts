@@ -57,7 +57,8 @@ function cacheHint(value: unknown, path: string): CacheHint {
   const hint = requireObject(value, path);
   refuseUnknownKeys(hint, ['ttlMs', 'scope'], path);
   const ttlMs = requireInteger(hint['ttlMs'], `${path}.ttlMs`, 0, Number.MAX_SAFE_INTEGER);
-  if (hint['scope'] !== 'public' && hint['scope'] !== 'private') throw invalidOption(`${path}.scope`, 'must be "public" or "private"');
+  if (hint['scope'] !== 'public' && hint['scope'] !== 'private')
+    throw invalidOption(`${path}.scope`, 'must be "public" or "private"');
   return Object.freeze({ ttlMs, scope: hint['scope'] });
 }
 
@@ -67,7 +68,8 @@ function supportedVersions(value: unknown): readonly Revision[] {
   if (list.length === 0) throw invalidOption('supportedVersions', 'must name at least one revision');
   const seen = new Set<Revision>();
   for (const entry of list) {
-    if (!isRevision(entry)) throw invalidOption('supportedVersions', `may hold only ${ALL_REVISIONS.join(' and ')}`);
+    if (!isRevision(entry))
+      throw invalidOption('supportedVersions', `may hold only ${ALL_REVISIONS.join(' and ')}`);
     if (seen.has(entry)) throw invalidOption('supportedVersions', 'names a revision twice');
     seen.add(entry);
   }
@@ -83,7 +85,9 @@ export function createServer(definition: ServerDefinition): Server {
   const title = optionalString(source['title'], 'title');
   const instructions = optionalString(source['instructions'], 'instructions');
   const pageSize =
-    source['pageSize'] === undefined ? DEFAULT_PAGE_SIZE : requireInteger(source['pageSize'], 'pageSize', 1, MAX_PAGE_SIZE);
+    source['pageSize'] === undefined
+      ? DEFAULT_PAGE_SIZE
+      : requireInteger(source['pageSize'], 'pageSize', 1, MAX_PAGE_SIZE);
   const cacheSource = source['cache'] === undefined ? {} : requireObject(source['cache'], 'cache');
   refuseUnknownKeys(cacheSource, CACHE_KEYS, 'cache');
   const cache = Object.freeze({

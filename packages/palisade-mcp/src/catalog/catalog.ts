@@ -16,7 +16,8 @@ import {
   requireString,
 } from '../options.js';
 import { compareKeys } from './cursor.js';
-import { type CompiledSchema, compileSchema, outputRootIsObject } from './schema.js';
+import { type McpHeaderField, mcpHeaderFields } from './mcp-header-annotations.js';
+import { type CompiledSchema, createSchemaCompiler, outputRootIsObject } from './schema.js';
 import type {
   Completer,
   JsonObject,
@@ -35,6 +36,8 @@ export interface CompiledTool {
   readonly output: CompiledSchema | undefined;
   /** 2025-11-25 allows only an object `structuredContent`; a tool whose output root is not an object sends none there. */
   readonly outputIsObject: boolean;
+  /** `Mcp-Param-*` headers a 2026-07-28 HTTP request for this tool must mirror. */
+  readonly headerFields: readonly McpHeaderField[];
   readonly listing: { readonly modern: JsonObject; readonly legacy: JsonObject };
 }
 
@@ -114,7 +117,10 @@ function catalogError(message: string): PalisadeError {
 }
 
 function duplicate(what: string, key: string): PalisadeError {
-  return new PalisadeError('PALISADE_ERR_CATALOG_DUPLICATE', `${what} ${JSON.stringify(key)} is declared twice`);
+  return new PalisadeError(
+    'PALISADE_ERR_CATALOG_DUPLICATE',
+    `${what} ${JSON.stringify(key)} is declared twice`,
+  );
 }
 
 /** Copies the optional descriptive fields a definition shares with its listing, checking each one's type. */
@@ -153,7 +159,9 @@ function describe(source: Record<string, unknown>, path: string, keys: readonly 
   return out;
 }
 
-function compileTool(raw: unknown, index: number): CompiledTool {
+type SchemaCompiler = ReturnType<typeof createSchemaCompiler>;
+
+function compileTool(compileSchema: SchemaCompiler, raw: unknown, index: number): CompiledTool {
   const path = `tools[${index}]`;
   const tool = requireObject(raw, path);
   refuseUnknownKeys(tool, TOOL_KEYS, path);
@@ -165,8 +173,11 @@ function compileTool(raw: unknown, index: number): CompiledTool {
   const where = `tool ${JSON.stringify(name)}`;
   const input = compileSchema(tool['inputSchema'], `${where} inputSchema`, 'input');
   const output =
-    tool['outputSchema'] === undefined ? undefined : compileSchema(tool['outputSchema'], `${where} outputSchema`, 'output');
+    tool['outputSchema'] === undefined
+      ? undefined
+      : compileSchema(tool['outputSchema'], `${where} outputSchema`, 'output');
   const outputIsObject = output === undefined || outputRootIsObject(output.json);
+  const headerFields = mcpHeaderFields(input.json, `${where} inputSchema`);
   const described = describe(tool, path, ['title', 'description', 'annotations', 'icons', '_meta']);
   const common: JsonObject = { name, ...described, inputSchema: input.json };
   const modern: JsonObject = output === undefined ? common : { ...common, outputSchema: output.json };
@@ -178,6 +189,7 @@ function compileTool(raw: unknown, index: number): CompiledTool {
     input,
     output,
     outputIsObject,
+    headerFields,
     listing: { modern: deepFreeze(modern), legacy: deepFreeze(legacy) },
   };
 }
@@ -195,8 +207,19 @@ function compileResource(raw: unknown, index: number): CompiledResource {
   const uri = requireUri(resource['uri'], `${path}.uri`);
   const name = requireString(resource['name'], `${path}.name`);
   requireFunction(resource['read'], `${path}.read`);
-  const described = describe(resource, path, ['title', 'description', 'mimeType', 'size', 'annotations', 'icons', '_meta']);
-  return { definition: resource as unknown as ResourceDefinition, listing: deepFreeze({ uri, name, ...described }) };
+  const described = describe(resource, path, [
+    'title',
+    'description',
+    'mimeType',
+    'size',
+    'annotations',
+    'icons',
+    '_meta',
+  ]);
+  return {
+    definition: resource as unknown as ResourceDefinition,
+    listing: deepFreeze({ uri, name, ...described }),
+  };
 }
 
 function compileTemplate(raw: unknown, index: number): CompiledTemplate {
@@ -212,12 +235,21 @@ function compileTemplate(raw: unknown, index: number): CompiledTemplate {
     const variables = new Set(template.variables.map((variable) => variable.name));
     for (const [variable, completer] of Object.entries(complete)) {
       if (!variables.has(variable)) {
-        throw catalogError(`${path}.complete names ${JSON.stringify(variable)}, which is not a variable of its template`);
+        throw catalogError(
+          `${path}.complete names ${JSON.stringify(variable)}, which is not a variable of its template`,
+        );
       }
       requireFunction<Completer>(completer, `${path}.complete.${variable}`);
     }
   }
-  const described = describe(definition, path, ['title', 'description', 'mimeType', 'annotations', 'icons', '_meta']);
+  const described = describe(definition, path, [
+    'title',
+    'description',
+    'mimeType',
+    'annotations',
+    'icons',
+    '_meta',
+  ]);
   return {
     definition: definition as unknown as ResourceTemplateDefinition,
     template,
@@ -233,26 +265,35 @@ function compilePrompt(raw: unknown, index: number): CompiledPrompt {
   requireFunction(prompt['get'], `${path}.get`);
   const argumentsByName = new Map<string, PromptArgumentDefinition>();
   const listedArguments: JsonObject[] = [];
-  const declared = prompt['arguments'] === undefined ? [] : requireArray(prompt['arguments'], `${path}.arguments`);
+  const declared =
+    prompt['arguments'] === undefined ? [] : requireArray(prompt['arguments'], `${path}.arguments`);
   declared.forEach((rawArgument, argumentIndex) => {
     const argumentPath = `${path}.arguments[${argumentIndex}]`;
     const argument = requireObject(rawArgument, argumentPath);
     refuseUnknownKeys(argument, PROMPT_ARGUMENT_KEYS, argumentPath);
     const argumentName = requireString(argument['name'], `${argumentPath}.name`);
-    if (argumentsByName.has(argumentName)) throw duplicate(`argument of prompt ${JSON.stringify(name)}`, argumentName);
+    if (argumentsByName.has(argumentName))
+      throw duplicate(`argument of prompt ${JSON.stringify(name)}`, argumentName);
     if (argument['required'] !== undefined && typeof argument['required'] !== 'boolean') {
       throw catalogError(`${argumentPath}.required must be a boolean`);
     }
     if (argument['complete'] !== undefined) requireFunction(argument['complete'], `${argumentPath}.complete`);
     argumentsByName.set(argumentName, argument as unknown as PromptArgumentDefinition);
-    const listed: JsonObject = { name: argumentName, ...describe(argument, argumentPath, ['title', 'description']) };
+    const listed: JsonObject = {
+      name: argumentName,
+      ...describe(argument, argumentPath, ['title', 'description']),
+    };
     if (argument['required'] !== undefined) listed['required'] = argument['required'];
     listedArguments.push(listed);
   });
   const described = describe(prompt, path, ['title', 'description', 'icons', '_meta']);
   const listing: JsonObject = { name, ...described };
   if (prompt['arguments'] !== undefined) listing['arguments'] = listedArguments;
-  return { definition: prompt as unknown as PromptDefinition, arguments: argumentsByName, listing: deepFreeze(listing) };
+  return {
+    definition: prompt as unknown as PromptDefinition,
+    arguments: argumentsByName,
+    listing: deepFreeze(listing),
+  };
 }
 
 function indexBy<T>(items: readonly T[], keyOf: (item: T) => string, what: string): Map<string, T> {
@@ -287,7 +328,8 @@ export function buildCatalog(definition: ServerDefinition): Catalog {
     source[key] === undefined ? undefined : requireArray(source[key], key);
 
   const rawTools = list('tools');
-  const tools = rawTools?.map(compileTool);
+  const compileSchema = createSchemaCompiler();
+  const tools = rawTools?.map((tool, index) => compileTool(compileSchema, tool, index));
   const rawResources = list('resources');
   const resources = rawResources?.map(compileResource);
   const rawTemplates = list('resourceTemplates');
@@ -302,7 +344,9 @@ export function buildCatalog(definition: ServerDefinition): Catalog {
 
   const completions =
     templates.some((template) => template.definition.complete !== undefined) ||
-    (prompts ?? []).some((prompt) => [...prompt.arguments.values()].some((argument) => argument.complete !== undefined));
+    (prompts ?? []).some((prompt) =>
+      [...prompt.arguments.values()].some((argument) => argument.complete !== undefined),
+    );
 
   // A catalog that declares resource templates but no `resources` list still serves resources.
   const hasResources = resources !== undefined || rawTemplates !== undefined;

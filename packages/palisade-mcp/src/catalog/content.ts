@@ -9,7 +9,8 @@ import { HostFault } from '../protocol/host-fault.js';
 import type { JsonObject } from './types.js';
 
 function binary(value: unknown, where: string): string {
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (typeof value === 'string') return value;
   throw new HostFault(`${where} must be a Uint8Array or a base64 string`);
 }

@@ -12,10 +12,14 @@ export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 const CURSOR_VERSION = 1;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-export type CursorResult = { readonly ok: true; readonly after: string } | { readonly ok: false; readonly message: string };
+export type CursorResult =
+  | { readonly ok: true; readonly after: string }
+  | { readonly ok: false; readonly message: string };
 
 export function encodeCursor(kind: ListKind, lastKey: string): string {
-  return Buffer.from(JSON.stringify({ v: CURSOR_VERSION, l: kind, k: lastKey }), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify({ v: CURSOR_VERSION, l: kind, k: lastKey }), 'utf8').toString(
+    'base64url',
+  );
 }
 
 const MALFORMED: CursorResult = { ok: false, message: 'cursor is malformed' };
@@ -29,7 +33,12 @@ export function decodeCursor(kind: ListKind, cursor: unknown): CursorResult {
   const read = readJsonMessage(bytes);
   if (!read.ok) return MALFORMED;
   const { v, l, k } = read.value;
-  if (Object.keys(read.value).length !== 3 || v !== CURSOR_VERSION || typeof l !== 'string' || typeof k !== 'string') {
+  if (
+    Object.keys(read.value).length !== 3 ||
+    v !== CURSOR_VERSION ||
+    typeof l !== 'string' ||
+    typeof k !== 'string'
+  ) {
     return MALFORMED;
   }
   if (l !== kind) return { ok: false, message: 'cursor belongs to another list' };

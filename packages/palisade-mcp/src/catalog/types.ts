@@ -43,7 +43,12 @@ export interface Icon {
 /** Binary data may be given as bytes (Palisade base64-encodes them) or as a base64 string sent as it is. */
 export type BinaryData = Uint8Array | string;
 
-export type TextContent = { readonly type: 'text'; readonly text: string; readonly annotations?: Annotations; readonly _meta?: JsonObject };
+export type TextContent = {
+  readonly type: 'text';
+  readonly text: string;
+  readonly annotations?: Annotations;
+  readonly _meta?: JsonObject;
+};
 export type ImageContent = {
   readonly type: 'image';
   readonly data: BinaryData;
@@ -72,7 +77,12 @@ export type ResourceLinkContent = {
 };
 export type ResourceContents =
   | { readonly uri: string; readonly mimeType?: string; readonly text: string; readonly _meta?: JsonObject }
-  | { readonly uri: string; readonly mimeType?: string; readonly blob: BinaryData; readonly _meta?: JsonObject };
+  | {
+      readonly uri: string;
+      readonly mimeType?: string;
+      readonly blob: BinaryData;
+      readonly _meta?: JsonObject;
+    };
 export type EmbeddedResourceContent = {
   readonly type: 'resource';
   readonly resource: ResourceContents;
@@ -80,7 +90,12 @@ export type EmbeddedResourceContent = {
   readonly _meta?: JsonObject;
 };
 
-export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLinkContent | EmbeddedResourceContent;
+export type ContentBlock =
+  | TextContent
+  | ImageContent
+  | AudioContent
+  | ResourceLinkContent
+  | EmbeddedResourceContent;
 
 export interface ToolResult {
   readonly content?: readonly ContentBlock[];
@@ -179,7 +194,10 @@ export interface PromptDefinition {
   readonly icons?: readonly Icon[];
   readonly _meta?: JsonObject;
   /** Receives only declared arguments, each a string, required ones present. */
-  readonly get: (args: Readonly<Record<string, string>>, ctx: HandlerContext) => PromptResult | Promise<PromptResult>;
+  readonly get: (
+    args: Readonly<Record<string, string>>,
+    ctx: HandlerContext,
+  ) => PromptResult | Promise<PromptResult>;
 }
 
 /** Cache hints on 2026-07-28 results: `ttlMs` 0 and `private` unless the host widens them. */

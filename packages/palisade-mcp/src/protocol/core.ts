@@ -107,7 +107,12 @@ function settled(state: ConnectionState, response: JsonRpcResponse | undefined):
   return { state, response: Promise.resolve(response) };
 }
 
-export function handleMessage(server: Server, state: ConnectionState, message: Record<string, unknown>, io: ExchangeIO): Exchange {
+export function handleMessage(
+  server: Server,
+  state: ConnectionState,
+  message: Record<string, unknown>,
+  io: ExchangeIO,
+): Exchange {
   const sorted = classify(message);
   switch (sorted.kind) {
     case 'refused':
@@ -121,23 +126,46 @@ export function handleMessage(server: Server, state: ConnectionState, message: R
 
 function handleNotification(state: ConnectionState, notification: JsonRpcNotification): Exchange {
   const params = notification.params;
-  if (notification.method === 'notifications/cancelled' && params !== undefined && isValidId(params['requestId'])) {
+  if (
+    notification.method === 'notifications/cancelled' &&
+    params !== undefined &&
+    isValidId(params['requestId'])
+  ) {
     return { state, response: Promise.resolve(undefined), cancels: params['requestId'] };
   }
-  if (notification.method === 'notifications/initialized' && state.legacy !== undefined && !state.legacy.initialized) {
-    return settled(Object.freeze({ ...state, legacy: Object.freeze({ ...state.legacy, initialized: true }) }), undefined);
+  if (
+    notification.method === 'notifications/initialized' &&
+    state.legacy !== undefined &&
+    !state.legacy.initialized
+  ) {
+    return settled(
+      Object.freeze({ ...state, legacy: Object.freeze({ ...state.legacy, initialized: true }) }),
+      undefined,
+    );
   }
   // Every other notification is accepted and ignored: it cannot be answered.
   return settled(state, undefined);
 }
 
-function handleRequest(server: Server, state: ConnectionState, request: JsonRpcRequest, io: ExchangeIO): Exchange {
+function handleRequest(
+  server: Server,
+  state: ConnectionState,
+  request: JsonRpcRequest,
+  io: ExchangeIO,
+): Exchange {
   const params: JsonObject = request.params ?? {};
   const id = request.id;
 
   if (request.method === 'initialize') {
     if (state.legacy !== undefined && state.transport === 'stdio') {
-      return settled(state, errorResponse(id, INVALID_REQUEST, 'Invalid request: initialize was already answered on this connection'));
+      return settled(
+        state,
+        errorResponse(
+          id,
+          INVALID_REQUEST,
+          'Invalid request: initialize was already answered on this connection',
+        ),
+      );
     }
     const answer = initialize(server, id, params);
     if (!answer.ok) return settled(state, answer.error);
@@ -150,18 +178,28 @@ function handleRequest(server: Server, state: ConnectionState, request: JsonRpcR
 
   if (state.legacy !== undefined) {
     const meta = params['_meta'];
-    if (meta !== undefined && !isPlainObject(meta)) return settled(state, invalidParams(id, 'params._meta must be an object'));
+    if (meta !== undefined && !isPlainObject(meta))
+      return settled(state, invalidParams(id, 'params._meta must be an object'));
     const entry = LEGACY_METHODS.get(request.method);
     if (entry === undefined || !offers(server, entry.capability)) return settled(state, methodNotFound(id));
-    const call: CallBasis = { revision: LEGACY_REVISION, meta: meta ?? {}, clientCapabilities: state.legacy.clientCapabilities };
+    const call: CallBasis = {
+      revision: LEGACY_REVISION,
+      meta: meta ?? {},
+      clientCapabilities: state.legacy.clientCapabilities,
+    };
     return { state, response: run(server, request, params, entry, call, undefined, io) };
   }
 
   const meta = params['_meta'];
-  if (meta !== undefined && !isPlainObject(meta)) return settled(state, invalidParams(id, 'params._meta must be an object'));
+  if (meta !== undefined && !isPlainObject(meta))
+    return settled(state, invalidParams(id, 'params._meta must be an object'));
   if (meta === undefined || !Object.hasOwn(meta, META_PROTOCOL_VERSION)) {
     // Before `initialize` a 2025-11-25 client may only ping; anything else without the 2026 `_meta` is refused.
-    if (request.method === 'ping' && state.transport === 'stdio' && server.supportedVersions.includes(LEGACY_REVISION)) {
+    if (
+      request.method === 'ping' &&
+      state.transport === 'stdio' &&
+      server.supportedVersions.includes(LEGACY_REVISION)
+    ) {
       return settled(state, { jsonrpc: '2.0', id, result: {} });
     }
     return settled(
@@ -177,14 +215,20 @@ function handleRequest(server: Server, state: ConnectionState, request: JsonRpcR
     return settled(state, invalidParams(id, `params._meta.${META_PROTOCOL_VERSION} must be a string`));
   }
   if (version === LEGACY_REVISION && server.supportedVersions.includes(LEGACY_REVISION)) {
-    return settled(state, unsupportedVersion(server, id, version, `${LEGACY_REVISION} is served through initialize`));
+    return settled(
+      state,
+      unsupportedVersion(server, id, version, `${LEGACY_REVISION} is served through initialize`),
+    );
   }
   if (version !== MODERN_REVISION || !server.supportedVersions.includes(MODERN_REVISION)) {
     return settled(state, unsupportedVersion(server, id, version, 'the requested revision is not served'));
   }
   const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
   if (!isPlainObject(clientCapabilities)) {
-    return settled(state, invalidParams(id, `params._meta must carry ${META_CLIENT_CAPABILITIES} as an object`));
+    return settled(
+      state,
+      invalidParams(id, `params._meta must carry ${META_CLIENT_CAPABILITIES} as an object`),
+    );
   }
   const logLevel = meta[META_LOG_LEVEL];
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
@@ -225,18 +269,28 @@ async function run(
   try {
     outcome = await entry.handler(call);
   } catch (error) {
-    const description = error instanceof HostFault ? error.description : `${request.method} failed in host code`;
+    const description =
+      error instanceof HostFault ? error.description : `${request.method} failed in host code`;
     io.reportFault(description, error instanceof HostFault ? error.cause : error);
     return internalError(request.id);
   } finally {
     context.close();
   }
   if (outcome.kind === 'error') return outcome.error;
-  return { jsonrpc: '2.0', id: request.id, result: envelope(server, basis.revision, outcome, entry.cacheable) };
+  return {
+    jsonrpc: '2.0',
+    id: request.id,
+    result: envelope(server, basis.revision, outcome, entry.cacheable),
+  };
 }
 
 /** 2026-07-28 results carry `resultType`, the server's identity in `_meta`, and cache hints where the schema requires them. */
-function envelope(server: Server, revision: Revision, outcome: Extract<Outcome, { kind: 'result' }>, cacheable: boolean): JsonObject {
+function envelope(
+  server: Server,
+  revision: Revision,
+  outcome: Extract<Outcome, { kind: 'result' }>,
+  cacheable: boolean,
+): JsonObject {
   if (revision === LEGACY_REVISION) return outcome.result;
   const body: JsonObject = { ...outcome.result, resultType: 'complete' };
   if (cacheable) {
@@ -248,4 +302,3 @@ function envelope(server: Server, revision: Revision, outcome: Extract<Outcome, 
   body['_meta'] = { ...(isPlainObject(hostMeta) ? hostMeta : {}), [META_SERVER_INFO]: { ...server.info } };
   return body;
 }
-

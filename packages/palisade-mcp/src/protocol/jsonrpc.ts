@@ -48,7 +48,12 @@ export type Classified =
 
 const ENVELOPE_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params', '_meta', 'result', 'error']);
 
-export function errorResponse(id: RequestId | undefined, code: number, message: string, data?: unknown): JsonRpcError {
+export function errorResponse(
+  id: RequestId | undefined,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcError {
   const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
   return id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };
 }
@@ -87,18 +92,25 @@ export function classify(message: Record<string, unknown>): Classified {
     return invalid(id, 'a message cannot be both a request and a response');
   }
   for (const key of Object.keys(message)) {
-    if (!ENVELOPE_MEMBERS.has(key)) return invalid(id, 'the message has a member JSON-RPC 2.0 does not define');
+    if (!ENVELOPE_MEMBERS.has(key))
+      return invalid(id, 'the message has a member JSON-RPC 2.0 does not define');
   }
   const params = message['params'];
   if (hasOwn(message, 'params') && (typeof params !== 'object' || params === null || Array.isArray(params))) {
-    return { kind: 'refused', response: errorResponse(id, -32602, 'Invalid params: params must be an object') };
+    return {
+      kind: 'refused',
+      response: errorResponse(id, -32602, 'Invalid params: params must be an object'),
+    };
   }
   const method = message['method'];
   if (id === undefined) {
     // A notification cannot be answered; a top-level `_meta` on one is simply never read.
     return params === undefined
       ? { kind: 'notification', message: { jsonrpc: '2.0', method } }
-      : { kind: 'notification', message: { jsonrpc: '2.0', method, params: params as Record<string, unknown> } };
+      : {
+          kind: 'notification',
+          message: { jsonrpc: '2.0', method, params: params as Record<string, unknown> },
+        };
   }
   if (hasOwn(message, '_meta')) {
     return {

@@ -20,7 +20,9 @@ export interface DispatchEvent {
   durationMs?: number;
 }
 
-export const dispatchChannel = diagnosticsChannel.tracingChannel<DispatchEvent, DispatchEvent>(DISPATCH_CHANNEL_NAME);
+export const dispatchChannel = diagnosticsChannel.tracingChannel<DispatchEvent, DispatchEvent>(
+  DISPATCH_CHANNEL_NAME,
+);
 
 type Settled<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
 

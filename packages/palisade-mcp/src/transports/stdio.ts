@@ -8,13 +8,13 @@
  * written there (a host's stray `console.log` included) is sent to stderr instead.
  */
 import type { Readable, Writable } from 'node:stream';
+import { invalidOption } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
 import { type Exchange, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
 import { errorResponse, isValidId, type OutgoingMessage, type RequestId } from '../protocol/jsonrpc.js';
 import { type ConnectionState, initialState } from '../protocol/state.js';
 import type { Server } from '../server.js';
-import { invalidOption } from '../errors.js';
 import { encodeMessage } from '../wire/encode.js';
 import { readJsonMessage } from '../wire/json-reader.js';
 import { type Frame, StdioFramer } from '../wire/stdio-framer.js';
@@ -59,7 +59,9 @@ function defaultFaultReport(description: string, cause: unknown): void {
 }
 
 function frameText(text: string, framing: Framing): string {
-  return framing === 'line' ? `${text}\n` : `Content-Length: ${Buffer.byteLength(text, 'utf8')}\r\n\r\n${text}`;
+  return framing === 'line'
+    ? `${text}\n`
+    : `Content-Length: ${Buffer.byteLength(text, 'utf8')}\r\n\r\n${text}`;
 }
 
 export function runStdio(server: Server, options: StdioOptions = {}): StdioHandle {
@@ -74,8 +76,11 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
   // Keep stdout for protocol bytes alone: divert every other writer to stderr while we own it.
   const ownsStdout = output === process.stdout;
   const stdoutWrite = process.stdout.write;
-  const protocolWrite: Writable['write'] = ownsStdout ? stdoutWrite.bind(process.stdout) : output.write.bind(output);
-  if (ownsStdout) process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  const protocolWrite: Writable['write'] = ownsStdout
+    ? stdoutWrite.bind(process.stdout)
+    : output.write.bind(output);
+  if (ownsStdout)
+    process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 
   const framer = new StdioFramer();
   const inFlight = new Map<RequestId, InFlight>();
@@ -113,7 +118,10 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
     const id = typeof message['method'] === 'string' && isValidId(message['id']) ? message['id'] : undefined;
     if (id !== undefined && inFlight.has(id)) {
       // Two requests in flight under one id could not be told apart by a cancel or by the client.
-      write(errorResponse(undefined, -32600, 'Invalid request: id is already used by a request in flight'), framing);
+      write(
+        errorResponse(undefined, -32600, 'Invalid request: id is already used by a request in flight'),
+        framing,
+      );
       return;
     }
     const controller = new AbortController();

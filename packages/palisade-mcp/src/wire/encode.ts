@@ -7,7 +7,9 @@
  * JSON.stringify does. The caller answers a refusal as a host fault.
  */
 
-export type EncodeResult = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
+export type EncodeResult =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly reason: string };
 
 class Unencodable extends Error {}
 

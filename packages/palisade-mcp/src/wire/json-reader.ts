@@ -75,15 +75,19 @@ export function readJsonValue(bytes: Uint8Array): ReadResult<unknown> {
 
   let value: unknown;
   try {
-    // No reviver: a reviver would see (and could re-assign) `__proto__`; plain JSON.parse
-    // defines it as an own data property, which never touches a prototype.
+    // The value is returned as JSON.parse built it: a `__proto__` key is an own data property
+    // there, which never touches a prototype. Copying it (Object.assign, assignment into a
+    // fresh object) would call the `__proto__` setter instead, so nothing here copies.
     value = JSON.parse(text);
   } catch {
     return NOT_JSON;
   }
   if (scan.loneSurrogate) return LONE_SURROGATE;
-  // One key cannot repeat; below two the tree walk is skipped.
-  if (scan.keys > 1 && countParsedKeys(value) !== scan.keys) return repeatedKey(text);
+  // Small objects had their keys compared by the scan. Otherwise only a repeat can make the
+  // parsed tree hold fewer properties than the text has keys; a single key cannot repeat.
+  if (scan.keysCompared ? scan.repeatedKey : scan.keys > 1 && countParsedKeys(value) !== scan.keys) {
+    return repeatedKey(text);
+  }
   return { ok: true, value };
 }
 

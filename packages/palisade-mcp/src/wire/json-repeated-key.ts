@@ -1,9 +1,9 @@
 /**
  * Repeated keys. `JSON.parse` keeps the last of two equal keys without a word, so a message
- * could say one thing to a proxy that keeps the first and another to us. Detection is split in
- * two: the fast path compares the number of keys the pre-scan saw in the text with the number
- * of own properties in the parsed tree (only a repeat can make them differ); the slow path runs
- * only on a refusal, to find the key to name.
+ * could say one thing to a proxy that keeps the first and another to us. The pre-scan compares
+ * the keys of small objects itself; for the rest, countParsedKeys counts the own properties of
+ * the parsed tree, and the reader compares that with the number of keys the scan saw in the text
+ * (only a repeat makes them differ). findRepeatedKey runs only once a repeat is known, to name it.
  */
 import { MAX_REFUSAL_KEY_CHARS } from '../limits.js';
 import {

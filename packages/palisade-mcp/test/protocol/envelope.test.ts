@@ -20,7 +20,11 @@ const META = JSON.stringify(MODERN_META);
 describe('the JSON-RPC envelope', () => {
   test('a jsonrpc member other than "2.0" is refused with -32600 and the request id', async () => {
     const reply = await answer(`{"jsonrpc":"1.0","id":7,"method":"tools/list","params":{"_meta":${META}}}`);
-    expect(reply).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Invalid request: jsonrpc must be "2.0"' } });
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32600, message: 'Invalid request: jsonrpc must be "2.0"' },
+    });
   });
 
   test('a message without jsonrpc is refused with -32600', async () => {
@@ -30,7 +34,11 @@ describe('the JSON-RPC envelope', () => {
 
   test('a method that is not a string is refused with -32600', async () => {
     const reply = await answer('{"jsonrpc":"2.0","id":9,"method":42}');
-    expect(reply).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32600, message: 'Invalid request: method must be a string' } });
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32600, message: 'Invalid request: method must be a string' },
+    });
   });
 
   test.each([
@@ -42,16 +50,23 @@ describe('the JSON-RPC envelope', () => {
     ['beyond 2^53 - 1', '9007199254740992'],
     ['below -(2^53 - 1)', '-9007199254740992'],
   ])('an id that is %s is refused with -32600 and carries no id', async (_label, id) => {
-    const reply = await answer(`{"jsonrpc":"2.0","id":${id},"method":"tools/list","params":{"_meta":${META}}}`);
+    const reply = await answer(
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/list","params":{"_meta":${META}}}`,
+    );
     expect(reply).toEqual({
       jsonrpc: '2.0',
-      error: { code: -32600, message: 'Invalid request: id must be a string or an integer within ±(2^53 - 1)' },
+      error: {
+        code: -32600,
+        message: 'Invalid request: id must be a string or an integer within ±(2^53 - 1)',
+      },
     });
     expect(Object.hasOwn(reply, 'id')).toBe(false);
   });
 
   test('an id of exactly 2^53 - 1 is answered with that id', async () => {
-    const reply = await answer(`{"jsonrpc":"2.0","id":9007199254740991,"method":"tools/list","params":{"_meta":${META}}}`);
+    const reply = await answer(
+      `{"jsonrpc":"2.0","id":9007199254740991,"method":"tools/list","params":{"_meta":${META}}}`,
+    );
     expect(reply['id']).toBe(9007199254740991);
     expect(reply).toHaveProperty('result');
   });
@@ -65,7 +80,10 @@ describe('the JSON-RPC envelope', () => {
     const reply = await answer('{"jsonrpc":"2.0","id":5,"result":{}}');
     expect(reply).toEqual({
       jsonrpc: '2.0',
-      error: { code: -32600, message: 'Invalid request: a JSON-RPC response is not accepted from the client' },
+      error: {
+        code: -32600,
+        message: 'Invalid request: a JSON-RPC response is not accepted from the client',
+      },
     });
   });
 
@@ -80,22 +98,33 @@ describe('the JSON-RPC envelope', () => {
     expect(reply).toEqual({
       jsonrpc: '2.0',
       id: 11,
-      error: { code: -32602, message: 'Invalid params: _meta belongs in params._meta; a top-level _meta is not read' },
+      error: {
+        code: -32602,
+        message: 'Invalid params: _meta belongs in params._meta; a top-level _meta is not read',
+      },
     });
   });
 
   test('a top-level _meta is refused even when params._meta is also present', async () => {
-    const reply = await answer(`{"jsonrpc":"2.0","id":12,"method":"tools/list","_meta":${META},"params":{"_meta":${META}}}`);
+    const reply = await answer(
+      `{"jsonrpc":"2.0","id":12,"method":"tools/list","_meta":${META},"params":{"_meta":${META}}}`,
+    );
     expect(reply).toMatchObject({ id: 12, error: { code: -32602 } });
   });
 
   test('params that are an array are refused with -32602', async () => {
     const reply = await answer('{"jsonrpc":"2.0","id":13,"method":"tools/list","params":[]}');
-    expect(reply).toEqual({ jsonrpc: '2.0', id: 13, error: { code: -32602, message: 'Invalid params: params must be an object' } });
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 13,
+      error: { code: -32602, message: 'Invalid params: params must be an object' },
+    });
   });
 
   test('a member JSON-RPC does not define is refused with -32600', async () => {
-    const reply = await answer(`{"jsonrpc":"2.0","id":14,"method":"tools/list","params":{"_meta":${META}},"extra":1}`);
+    const reply = await answer(
+      `{"jsonrpc":"2.0","id":14,"method":"tools/list","params":{"_meta":${META}},"extra":1}`,
+    );
     expect(reply).toMatchObject({ id: 14, error: { code: -32600 } });
   });
 

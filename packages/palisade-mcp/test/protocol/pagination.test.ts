@@ -62,7 +62,11 @@ describe('pagination', () => {
     ['longer than 1024 characters', 'A'.repeat(1025)],
   ])('a forged cursor that is %s is refused as malformed', async (_label, cursor) => {
     const reply = await page('tools/list', cursor, 3);
-    expect(reply).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Invalid params: cursor is malformed' } });
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32602, message: 'Invalid params: cursor is malformed' },
+    });
   });
 
   test('a cursor spelled with different trailing bits than issued is refused', async () => {

@@ -54,14 +54,20 @@ describe('resources', () => {
 
   test('a template match hands the reader strictly decoded variables', async () => {
     const reply = await read('fixture://users/caf%C3%A9');
-    expect((reply['result'] as { contents: Array<{ text: string }> }).contents[0]!.text).toBe('{"id":"café"}');
+    expect((reply['result'] as { contents: Array<{ text: string }> }).contents[0]!.text).toBe(
+      '{"id":"café"}',
+    );
   });
 
   test('on 2026-07-28 an unknown resource is -32602 with data.uri, never -32002', async () => {
     expect(await read('fixture://nowhere', 3)).toEqual({
       jsonrpc: '2.0',
       id: 3,
-      error: { code: -32602, message: 'Invalid params: resource not found', data: { uri: 'fixture://nowhere' } },
+      error: {
+        code: -32602,
+        message: 'Invalid params: resource not found',
+        data: { uri: 'fixture://nowhere' },
+      },
     });
   });
 
@@ -77,12 +83,19 @@ describe('resources', () => {
   test('a {+var} admits slashes but no dot segment', async () => {
     expect(await read('fixture://files/a/b.txt', 7)).toHaveProperty('result');
     expect(await read('fixture://files/a/../secret', 8)).toMatchObject({ id: 8, error: { code: -32602 } });
-    expect(await read('fixture://files/a/%2e%2e/secret', 9)).toMatchObject({ id: 9, error: { code: -32602 } });
+    expect(await read('fixture://files/a/%2e%2e/secret', 9)).toMatchObject({
+      id: 9,
+      error: { code: -32602 },
+    });
   });
 
   test('a URI too long to echo is refused without data.uri', async () => {
     const reply = await read(`fixture://nowhere/${'x'.repeat(3000)}`, 10);
-    expect(reply).toEqual({ jsonrpc: '2.0', id: 10, error: { code: -32602, message: 'Invalid params: resource not found' } });
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 10,
+      error: { code: -32602, message: 'Invalid params: resource not found' },
+    });
   });
 
   test('a uri that is not a string is -32602', async () => {
@@ -132,8 +145,13 @@ describe('prompts', () => {
   });
 
   test('an undeclared argument is -32602 and is not echoed', async () => {
-    const reply = await peer.request(modern(4, 'prompts/get', { name: 'greet', arguments: { name: 'a', MARKERX: 'b' } }));
-    expect(reply['error']).toEqual({ code: -32602, message: 'Invalid params: an argument is not declared by this prompt' });
+    const reply = await peer.request(
+      modern(4, 'prompts/get', { name: 'greet', arguments: { name: 'a', MARKERX: 'b' } }),
+    );
+    expect(reply['error']).toEqual({
+      code: -32602,
+      message: 'Invalid params: an argument is not declared by this prompt',
+    });
   });
 
   test('an argument that is not a string is -32602', async () => {
@@ -152,7 +170,10 @@ describe('prompts', () => {
 describe('completion/complete', () => {
   test('completes a prompt argument', async () => {
     const reply = await peer.request(
-      modern(1, 'completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'style', value: 'f' } }),
+      modern(1, 'completion/complete', {
+        ref: { type: 'ref/prompt', name: 'greet' },
+        argument: { name: 'style', value: 'f' },
+      }),
     );
     expect((reply['result'] as Json)['completion']).toEqual({ values: ['formal'], total: 1, hasMore: false });
   });
@@ -164,7 +185,9 @@ describe('completion/complete', () => {
         argument: { name: 'id', value: 'u' },
       }),
     );
-    const completion = (reply['result'] as { completion: { values: string[]; total: number; hasMore: boolean } }).completion;
+    const completion = (
+      reply['result'] as { completion: { values: string[]; total: number; hasMore: boolean } }
+    ).completion;
     expect(completion.values).toHaveLength(100);
     expect(completion.total).toBe(150);
     expect(completion.hasMore).toBe(true);
@@ -172,14 +195,20 @@ describe('completion/complete', () => {
 
   test('an argument with no completer completes to nothing', async () => {
     const reply = await peer.request(
-      modern(3, 'completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: '' } }),
+      modern(3, 'completion/complete', {
+        ref: { type: 'ref/prompt', name: 'greet' },
+        argument: { name: 'name', value: '' },
+      }),
     );
     expect((reply['result'] as Json)['completion']).toEqual({ values: [], total: 0, hasMore: false });
   });
 
   test('an unknown reference is -32602', async () => {
     const reply = await peer.request(
-      modern(4, 'completion/complete', { ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } }),
+      modern(4, 'completion/complete', {
+        ref: { type: 'ref/prompt', name: 'nope' },
+        argument: { name: 'x', value: '' },
+      }),
     );
     expect(reply).toMatchObject({ id: 4, error: { code: -32602 } });
   });

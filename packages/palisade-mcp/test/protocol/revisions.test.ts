@@ -51,13 +51,17 @@ describe('2026-07-28: stateless, _meta on every request', () => {
     });
     expect(reply['error']).toEqual({
       code: -32602,
-      message: 'Invalid params: params._meta must carry io.modelcontextprotocol/clientCapabilities as an object',
+      message:
+        'Invalid params: params._meta must carry io.modelcontextprotocol/clientCapabilities as an object',
     });
   });
 
   test('a _meta that is not an object is refused with -32602', async () => {
     const reply = await peer.request({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: 'x' } });
-    expect(reply['error']).toEqual({ code: -32602, message: 'Invalid params: params._meta must be an object' });
+    expect(reply['error']).toEqual({
+      code: -32602,
+      message: 'Invalid params: params._meta must be an object',
+    });
   });
 
   test('an unsupported revision is -32022 with supported and requested', async () => {
@@ -116,13 +120,18 @@ describe('2026-07-28: stateless, _meta on every request', () => {
     expect((reply['error'] as { data: { requested: string } }).data.requested).toBe('v'.repeat(64));
   });
 
-  test.each(['ping', 'logging/setLevel', 'resources/subscribe'])('%s is not a method of 2026-07-28', async (method) => {
-    const reply = await peer.request(modern(9, method));
-    expect(reply).toMatchObject({ id: 9, error: { code: -32601 } });
-  });
+  test.each(['ping', 'logging/setLevel', 'resources/subscribe'])(
+    '%s is not a method of 2026-07-28',
+    async (method) => {
+      const reply = await peer.request(modern(9, method));
+      expect(reply).toMatchObject({ id: 9, error: { code: -32601 } });
+    },
+  );
 
   test('a log level that is not one is refused with -32602', async () => {
-    const reply = await peer.request(modern(10, 'tools/list', { _meta: { 'io.modelcontextprotocol/logLevel': 'loud' } }));
+    const reply = await peer.request(
+      modern(10, 'tools/list', { _meta: { 'io.modelcontextprotocol/logLevel': 'loud' } }),
+    );
     expect(reply).toMatchObject({ id: 10, error: { code: -32602 } });
   });
 
@@ -166,7 +175,10 @@ describe('2025-11-25: initialize fixes the revision for the life of the process'
 
   test('initialize with a version the server does not serve is countered with 2025-11-25, not refused', async () => {
     peer = startStdioServer('basic');
-    const reply = await peer.request({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2024-11-05' } });
+    const reply = await peer.request({
+      ...INITIALIZE,
+      params: { ...INITIALIZE.params, protocolVersion: '2024-11-05' },
+    });
     expect((reply['result'] as { protocolVersion: string }).protocolVersion).toBe('2025-11-25');
   });
 
@@ -174,20 +186,32 @@ describe('2025-11-25: initialize fixes the revision for the life of the process'
     peer = startStdioServer('basic');
     await peer.request(INITIALIZE);
     peer.sendJson({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    const reply = await peer.request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+    const reply = await peer.request({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'x' } },
+    });
     expect(reply).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x' }] } });
   });
 
   test('after initialize, ping answers an empty result', async () => {
     peer = startStdioServer('basic');
     await peer.request(INITIALIZE);
-    expect(await peer.request({ jsonrpc: '2.0', id: 2, method: 'ping' })).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    expect(await peer.request({ jsonrpc: '2.0', id: 2, method: 'ping' })).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      result: {},
+    });
   });
 
   test('after initialize, server/discover is not a method', async () => {
     peer = startStdioServer('basic');
     await peer.request(INITIALIZE);
-    expect(await peer.request(modern(3, 'server/discover'))).toMatchObject({ id: 3, error: { code: -32601 } });
+    expect(await peer.request(modern(3, 'server/discover'))).toMatchObject({
+      id: 3,
+      error: { code: -32601 },
+    });
   });
 
   test('a second initialize on the same process is refused with -32600', async () => {
@@ -209,7 +233,11 @@ describe('2025-11-25: initialize fixes the revision for the life of the process'
 
   test('a ping before initialize is answered, as 2025-11-25 allows', async () => {
     peer = startStdioServer('basic');
-    expect(await peer.request({ jsonrpc: '2.0', id: 6, method: 'ping' })).toEqual({ jsonrpc: '2.0', id: 6, result: {} });
+    expect(await peer.request({ jsonrpc: '2.0', id: 6, method: 'ping' })).toEqual({
+      jsonrpc: '2.0',
+      id: 6,
+      result: {},
+    });
   });
 
   test('an initialize missing clientInfo is refused with -32602', async () => {
@@ -231,7 +259,9 @@ describe('2025-11-25: initialize fixes the revision for the life of the process'
 
   test('a request pipelined right behind initialize is served under 2025-11-25', async () => {
     peer = startStdioServer('basic');
-    peer.send(`${JSON.stringify(INITIALIZE)}\n${JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'ping' })}\n`);
+    peer.send(
+      `${JSON.stringify(INITIALIZE)}\n${JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'ping' })}\n`,
+    );
     const first = await peer.nextMessage();
     const second = await peer.nextMessage();
     expect([first['id'], second['id']].sort()).toEqual([0, 10]);

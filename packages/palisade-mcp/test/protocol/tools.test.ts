@@ -68,9 +68,12 @@ describe('tools/call arguments', () => {
     });
   });
 
-  test.each(['toString', '__proto__', 'constructor'])('the tool name %s resolves to nothing', async (name) => {
-    expect(await call(name)).toMatchObject({ error: { code: -32602 } });
-  });
+  test.each(['toString', '__proto__', 'constructor'])(
+    'the tool name %s resolves to nothing',
+    async (name) => {
+      expect(await call(name)).toMatchObject({ error: { code: -32602 } });
+    },
+  );
 
   test('a missing tool name is -32602', async () => {
     expect(await peer.request(modern(2, 'tools/call', {}))).toMatchObject({ id: 2, error: { code: -32602 } });
@@ -87,7 +90,9 @@ describe('tools/call arguments', () => {
   test('arguments failing the schema are a tool result with isError, not a protocol error', async () => {
     const result = resultOf(await call('echo', { text: 5 }));
     expect(result['isError']).toBe(true);
-    expect(result['content']).toEqual([{ type: 'text', text: expect.stringMatching(/^Invalid arguments: /) }]);
+    expect(result['content']).toEqual([
+      { type: 'text', text: expect.stringMatching(/^Invalid arguments: /) },
+    ]);
   });
 
   test('a schema refusal does not echo the client value', async () => {
@@ -152,7 +157,12 @@ describe('tools/call results', () => {
     const legacy = startStdioServer('basic');
     try {
       await legacy.request(INITIALIZE);
-      const reply = await legacy.request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_output' } });
+      const reply = await legacy.request({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_output' },
+      });
       expect(reply['result']).toEqual({ content: [{ type: 'text', text: '[1,2,3]' }] });
     } finally {
       await legacy.close();
@@ -181,12 +191,21 @@ describe('tools/call results', () => {
     ['returns a toJSON that throws', 'throwing_tojson'],
     ['returns NaN', 'nan'],
     ['returns something that is not a result', 'not_a_result'],
-  ])('a handler that %s is answered -32603 with the request id, and the loop goes on', async (_label, name) => {
-    const reply = await call(name, {}, `fault-${name}`);
-    expect(reply).toEqual({ jsonrpc: '2.0', id: `fault-${name}`, error: { code: -32603, message: 'Internal error' } });
-    expect(JSON.stringify(reply)).not.toContain(MARKER);
-    expect(await call('echo', { text: 'still here' })).toMatchObject({ result: { content: [{ text: 'still here' }] } });
-  });
+  ])(
+    'a handler that %s is answered -32603 with the request id, and the loop goes on',
+    async (_label, name) => {
+      const reply = await call(name, {}, `fault-${name}`);
+      expect(reply).toEqual({
+        jsonrpc: '2.0',
+        id: `fault-${name}`,
+        error: { code: -32603, message: 'Internal error' },
+      });
+      expect(JSON.stringify(reply)).not.toContain(MARKER);
+      expect(await call('echo', { text: 'still here' })).toMatchObject({
+        result: { content: [{ text: 'still here' }] },
+      });
+    },
+  );
 
   test('an undefined member of a host result is omitted, as JSON has no undefined', async () => {
     const result = resultOf(await call('undefined_member'));
@@ -214,7 +233,11 @@ describe('progress and logging', () => {
       if (message['id'] === 6) break;
     }
     expect(messages.slice(0, -1)).toEqual([
-      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p1', progress: 1, total: 3 } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'p1', progress: 1, total: 3 },
+      },
       {
         jsonrpc: '2.0',
         method: 'notifications/progress',
@@ -234,7 +257,12 @@ describe('progress and logging', () => {
   });
 
   test('nothing is sent for a request after its response', async () => {
-    const reply = await peer.request(modern(8, 'tools/call', { name: 'late_emit', _meta: { progressToken: 'late', 'io.modelcontextprotocol/logLevel': 'debug' } }));
+    const reply = await peer.request(
+      modern(8, 'tools/call', {
+        name: 'late_emit',
+        _meta: { progressToken: 'late', 'io.modelcontextprotocol/logLevel': 'debug' },
+      }),
+    );
     expect(reply['id']).toBe(8);
     await expect.poll(() => peer.stderr).toContain('late_emit: emitted');
     const next = await call('echo', { text: 'after' }, 9);

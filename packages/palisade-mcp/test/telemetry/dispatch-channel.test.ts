@@ -13,7 +13,10 @@ const server = createServer({
     defineTool<{ secret: string }>({
       name: 'leaky',
       inputSchema: { type: 'object', properties: { secret: { type: 'string' } }, required: ['secret'] },
-      handler: ({ secret }) => ({ content: [{ type: 'text', text: `result ${secret}` }], structuredContent: { secret } }),
+      handler: ({ secret }) => ({
+        content: [{ type: 'text', text: `result ${secret}` }],
+        structuredContent: { secret },
+      }),
     }),
     defineTool({
       name: 'thrower',
@@ -56,7 +59,12 @@ describe('the dispatch tracing channel', () => {
     await peer.request(modern(1, 'tools/call', { name: 'leaky', arguments: { secret: MARKER } }));
     await peer.close();
     const end = recorder.events.find((event) => event.phase === 'asyncEnd');
-    expect(end?.context).toMatchObject({ server: 'telemetry', tool: 'leaky', revision: '2026-07-28', outcome: 'ok' });
+    expect(end?.context).toMatchObject({
+      server: 'telemetry',
+      tool: 'leaky',
+      revision: '2026-07-28',
+      outcome: 'ok',
+    });
     expect(typeof end?.context['durationMs']).toBe('number');
     expect(JSON.stringify(recorder.events)).not.toContain(MARKER);
     for (const event of recorder.events) {
@@ -86,7 +94,9 @@ describe('the dispatch tracing channel', () => {
     const peer = serveInProcess(server);
     await peer.request(modern(1, 'tools/call', { name: 'tool_error' }));
     await peer.close();
-    expect(recorder.events.find((event) => event.phase === 'asyncEnd')?.context['outcome']).toBe('tool-error');
+    expect(recorder.events.find((event) => event.phase === 'asyncEnd')?.context['outcome']).toBe(
+      'tool-error',
+    );
     expect(JSON.stringify(recorder.events)).not.toContain(MARKER);
   });
 

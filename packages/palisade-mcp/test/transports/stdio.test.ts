@@ -80,17 +80,19 @@ describe('stdio framing over a real pipe', () => {
     const length = Number(header.slice(16, -1));
     const refusal = JSON.parse(peer.pending.subarray(0, length).toString('utf8')) as Json;
     (peer as unknown as { buffered: Buffer }).buffered = peer.pending.subarray(length);
-    expect(refusal).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid request: frame exceeds 1048576 bytes' } });
+    expect(refusal).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid request: frame exceeds 1048576 bytes' },
+    });
     const next = await peer.nextMessage();
     expect(next['id']).toBe(99);
   });
 
   test('a line nested exactly 64 levels is read; 65 is refused by name and the loop goes on', async () => {
     const nest = (levels: number) => `${'['.repeat(levels - 2)}${']'.repeat(levels - 2)}`;
-    const line64 = JSON.stringify(modern(8, 'tools/call', { name: 'inspect', arguments: { v: 'HOLE' } })).replace(
-      '"HOLE"',
-      nest(64 - 1),
-    );
+    const line64 = JSON.stringify(
+      modern(8, 'tools/call', { name: 'inspect', arguments: { v: 'HOLE' } }),
+    ).replace('"HOLE"', nest(64 - 1));
     // The arguments object is level 4 (message, params, arguments, v's array): fill to exactly 64.
     const depthOf = (text: string) => {
       let depth = 0;
@@ -127,11 +129,20 @@ describe('stdio framing over a real pipe', () => {
   test('a line that is not JSON is -32700 and carries none of its bytes', async () => {
     peer.send(`{"jsonrpc": ${MARKER}\n`);
     const reply = await peer.nextMessage();
-    expect(reply).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: message is not valid JSON' } });
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: message is not valid JSON' },
+    });
   });
 
   test('a line of invalid UTF-8 is -32700', async () => {
-    peer.send(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]));
+    peer.send(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"}\n'),
+      ]),
+    );
     expect(await peer.nextMessage()).toEqual({
       jsonrpc: '2.0',
       error: { code: -32700, message: 'Parse error: message is not valid UTF-8' },
@@ -190,8 +201,15 @@ describe('stdio lifecycle', () => {
   test('notifications/cancelled aborts the handler and nothing more is sent for that request', async () => {
     peer = startStdioServer('basic');
     peer.sendJson(modern(1, 'tools/call', { name: 'wait_for_abort', _meta: { progressToken: 't' } }));
-    expect(await peer.nextMessage()).toMatchObject({ method: 'notifications/progress', params: { progress: 1 } });
-    peer.sendJson({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
+    expect(await peer.nextMessage()).toMatchObject({
+      method: 'notifications/progress',
+      params: { progress: 1 },
+    });
+    peer.sendJson({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1, reason: 'user' },
+    });
     await expect.poll(() => peer.stderr).toContain('wait_for_abort: aborted');
     // The handler returned and tried to report progress after the abort: neither reaches the client.
     const next = await peer.request(modern(2, 'tools/list'));

@@ -164,7 +164,7 @@ describe('properties of the JSON reader', () => {
     const level = fc.dictionary(
       key.filter((name) => name !== 'next'),
       fc.oneof(fc.integer(), fc.string({ unit: 'binary', maxLength: 6 }), fc.boolean()),
-      { maxKeys: 5 },
+      { maxKeys: 12 },
     );
     fc.assert(
       fc.property(

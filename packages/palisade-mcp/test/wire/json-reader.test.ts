@@ -373,6 +373,14 @@ describe('repeated keys', () => {
     });
   });
 
+  it('a key equal to one in an object that has closed is admitted', () => {
+    expect(admittedValue(readJsonMessage(utf8('{"x":{"k":1},"k":2}')))).toEqual({ x: { k: 1 }, k: 2 });
+    expect(admittedValue(readJsonMessage(utf8('{"l":[{"k":{"j":1,"k":2},"j":3}],"k":4}')))).toHaveProperty(
+      'k',
+      4,
+    );
+  });
+
   it('a repeated __proto__ key is refused', () => {
     expect(refusalOf(readJsonMessage(utf8('{"__proto__":1,"__proto__":2}')))).toEqual(repeats('"__proto__"'));
   });
@@ -396,6 +404,16 @@ describe('repeated keys', () => {
     expect(refusalOf(readJsonMessage(utf8('{"x":{"k":1,"k":2},"x":3}')))).toEqual(repeats('"k"'));
   });
 
+  it('a key repeated in an object of nine keys is refused', () => {
+    const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((k) => `"${k}":0`).join(',');
+    expect(refusalOf(readJsonMessage(utf8(`{${keys},"a":1}`)))).toEqual(repeats('"a"'));
+  });
+
+  it('a key repeated in a small object is refused while another object holds nine keys', () => {
+    const big = Array.from({ length: 9 }, (_, i) => `"k${i}":${i}`).join(',');
+    expect(refusalOf(readJsonMessage(utf8(`{"big":{${big}},"s":{"a":1,"a":2}}`)))).toEqual(repeats('"a"'));
+  });
+
   it('a key repeated in a 60,000-key object is refused and named', () => {
     const entries = Array.from({ length: 60_000 }, (_, i) => `"k${i}":${i}`).join(',');
     expect(admittedValue(readJsonMessage(utf8(`{${entries}}`)))).toHaveProperty('k59999', 59_999);
@@ -414,8 +432,9 @@ describe('repeated keys', () => {
     let repeated: ReadResult<unknown>;
     let distinct: ReadResult<unknown>;
     try {
-      repeated = readJsonMessage(utf8('{"a":1,"a":2}'));
-      distinct = readJsonMessage(utf8('{"a":1,"b":{"c":2}}'));
+      // Escaped keys take the path that counts parsed properties, where inherited keys could pad.
+      repeated = readJsonMessage(utf8('{"a":1,"\\u0061":2}'));
+      distinct = readJsonMessage(utf8('{"\\u0061":1,"b":{"c":2}}'));
     } finally {
       Reflect.deleteProperty(Object.prototype, 'planted');
     }

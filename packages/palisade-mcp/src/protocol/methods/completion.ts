@@ -15,9 +15,16 @@ export async function complete(call: Call): Promise<Outcome> {
   const { params } = call;
   const ref = params['ref'];
   const argument = params['argument'];
-  if (!isPlainObject(ref)) return failure(invalidParams(call.id, 'completion/complete needs params.ref as an object'));
-  if (!isPlainObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
-    return failure(invalidParams(call.id, 'completion/complete needs params.argument with string name and value'));
+  if (!isPlainObject(ref))
+    return failure(invalidParams(call.id, 'completion/complete needs params.ref as an object'));
+  if (
+    !isPlainObject(argument) ||
+    typeof argument['name'] !== 'string' ||
+    typeof argument['value'] !== 'string'
+  ) {
+    return failure(
+      invalidParams(call.id, 'completion/complete needs params.argument with string name and value'),
+    );
   }
   const context = params['context'];
   let contextArguments: Record<string, string> = {};
@@ -38,7 +45,8 @@ export async function complete(call: Call): Promise<Outcome> {
     const prompt = typeof ref['name'] === 'string' ? catalog.prompts?.get(ref['name']) : undefined;
     if (prompt === undefined) return failure(invalidParams(call.id, 'no prompt has that name'));
     const declared = prompt.arguments.get(argument['name']);
-    if (declared === undefined) return failure(invalidParams(call.id, 'the prompt declares no such argument'));
+    if (declared === undefined)
+      return failure(invalidParams(call.id, 'the prompt declares no such argument'));
     completer = declared.complete;
   } else if (ref['type'] === 'ref/resource') {
     const template = typeof ref['uri'] === 'string' ? catalog.templatesByUri.get(ref['uri']) : undefined;
@@ -51,7 +59,10 @@ export async function complete(call: Call): Promise<Outcome> {
     return failure(invalidParams(call.id, 'params.ref.type must be "ref/prompt" or "ref/resource"'));
   }
 
-  const values = completer === undefined ? [] : ((await completer(argument['value'], { arguments: contextArguments, ctx: call.ctx })) as unknown);
+  const values =
+    completer === undefined
+      ? []
+      : ((await completer(argument['value'], { arguments: contextArguments, ctx: call.ctx })) as unknown);
   if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) {
     throw new HostFault('a completer must return an array of strings');
   }

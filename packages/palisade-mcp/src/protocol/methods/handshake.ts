@@ -7,20 +7,28 @@
 import type { JsonObject } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
 import type { Server } from '../../server.js';
-import { errorResponse, type JsonRpcError, type RequestId } from '../jsonrpc.js';
 import { invalidParams, MAX_ECHOED_VERSION_CHARS, UNSUPPORTED_PROTOCOL_VERSION } from '../errors.js';
+import { errorResponse, type JsonRpcError, type RequestId } from '../jsonrpc.js';
 import { LEGACY_REVISION, MODERN_REVISION } from '../revisions.js';
 import { type Call, type Outcome, result } from './call.js';
 import { capabilities } from './capabilities.js';
 
 export function discover(call: Call): Outcome {
   const { server } = call;
-  const body: JsonObject = { supportedVersions: [...server.supportedVersions], capabilities: capabilities(server) };
+  const body: JsonObject = {
+    supportedVersions: [...server.supportedVersions],
+    capabilities: capabilities(server),
+  };
   if (server.instructions !== undefined) body['instructions'] = server.instructions;
   return result(body, server.cache.discover);
 }
 
-export function unsupportedVersion(server: Server, id: RequestId | undefined, requested: unknown, message: string): JsonRpcError {
+export function unsupportedVersion(
+  server: Server,
+  id: RequestId | undefined,
+  requested: unknown,
+  message: string,
+): JsonRpcError {
   const echoed = typeof requested === 'string' ? requested.slice(0, MAX_ECHOED_VERSION_CHARS) : undefined;
   const data: JsonObject = { supported: [...server.supportedVersions] };
   if (echoed !== undefined) data['requested'] = echoed;
@@ -35,7 +43,12 @@ export function initialize(server: Server, id: RequestId, params: Readonly<JsonO
   if (!server.supportedVersions.includes(LEGACY_REVISION)) {
     return {
       ok: false,
-      error: unsupportedVersion(server, id, params['protocolVersion'], `this server serves ${MODERN_REVISION} only, without initialize`),
+      error: unsupportedVersion(
+        server,
+        id,
+        params['protocolVersion'],
+        `this server serves ${MODERN_REVISION} only, without initialize`,
+      ),
     };
   }
   if (typeof params['protocolVersion'] !== 'string') {
@@ -46,8 +59,15 @@ export function initialize(server: Server, id: RequestId, params: Readonly<JsonO
     return { ok: false, error: invalidParams(id, 'initialize needs params.capabilities as an object') };
   }
   const clientInfo = params['clientInfo'];
-  if (!isPlainObject(clientInfo) || typeof clientInfo['name'] !== 'string' || typeof clientInfo['version'] !== 'string') {
-    return { ok: false, error: invalidParams(id, 'initialize needs params.clientInfo with string name and version') };
+  if (
+    !isPlainObject(clientInfo) ||
+    typeof clientInfo['name'] !== 'string' ||
+    typeof clientInfo['version'] !== 'string'
+  ) {
+    return {
+      ok: false,
+      error: invalidParams(id, 'initialize needs params.clientInfo with string name and version'),
+    };
   }
   const body: JsonObject = {
     protocolVersion: LEGACY_REVISION,

@@ -32,7 +32,15 @@ export function listTools(call: Call): Outcome {
     call.revision === LEGACY_REVISION
       ? (tool: CompiledTool) => tool.listing.legacy
       : (tool: CompiledTool) => tool.listing.modern;
-  return page(call, 'tools', call.server.catalog.toolList, (tool) => tool.definition.name, listing, 'tools', 'tools');
+  return page(
+    call,
+    'tools',
+    call.server.catalog.toolList,
+    (tool) => tool.definition.name,
+    listing,
+    'tools',
+    'tools',
+  );
 }
 
 export function listResources(call: Call): Outcome {

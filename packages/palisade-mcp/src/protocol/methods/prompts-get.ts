@@ -11,7 +11,8 @@ import { type Call, failure, type Outcome, result } from './call.js';
 
 export async function getPrompt(call: Call): Promise<Outcome> {
   const { params } = call;
-  if (typeof params['name'] !== 'string') return failure(invalidParams(call.id, 'prompts/get needs params.name as a string'));
+  if (typeof params['name'] !== 'string')
+    return failure(invalidParams(call.id, 'prompts/get needs params.name as a string'));
   const prompt = call.server.catalog.prompts?.get(params['name']);
   if (prompt === undefined) return failure(invalidParams(call.id, 'no prompt has that name'));
   const given = params['arguments'] === undefined ? {} : params['arguments'];
@@ -20,7 +21,8 @@ export async function getPrompt(call: Call): Promise<Outcome> {
   const args: Record<string, string> = {};
   for (const [name, value] of Object.entries(given)) {
     const declared = prompt.arguments.get(name);
-    if (declared === undefined) return failure(invalidParams(call.id, 'an argument is not declared by this prompt'));
+    if (declared === undefined)
+      return failure(invalidParams(call.id, 'an argument is not declared by this prompt'));
     if (typeof value !== 'string') {
       return failure(invalidParams(call.id, `argument ${JSON.stringify(declared.name)} must be a string`));
     }
@@ -45,7 +47,8 @@ export async function getPrompt(call: Call): Promise<Outcome> {
   });
   const body: JsonObject = { messages };
   if (answer['description'] !== undefined) {
-    if (typeof answer['description'] !== 'string') throw new HostFault(`${where}.description must be a string`);
+    if (typeof answer['description'] !== 'string')
+      throw new HostFault(`${where}.description must be a string`);
     body['description'] = answer['description'];
   }
   if (answer['_meta'] !== undefined) body['_meta'] = answer['_meta'];

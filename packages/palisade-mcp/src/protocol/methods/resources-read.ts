@@ -5,9 +5,9 @@
  */
 import { resourceContents } from '../../catalog/content.js';
 import type { ReadResourceReturn } from '../../catalog/types.js';
-import { errorResponse } from '../jsonrpc.js';
 import { invalidParams, MAX_ECHOED_URI_CHARS, RESOURCE_NOT_FOUND_LEGACY } from '../errors.js';
 import { HostFault } from '../host-fault.js';
+import { errorResponse } from '../jsonrpc.js';
 import { LEGACY_REVISION } from '../revisions.js';
 import { type Call, failure, type Outcome, result } from './call.js';
 
@@ -21,7 +21,8 @@ function notFound(call: Call, uri: string): Outcome {
 
 export async function readResource(call: Call): Promise<Outcome> {
   const uri = call.params['uri'];
-  if (typeof uri !== 'string') return failure(invalidParams(call.id, 'resources/read needs params.uri as a string'));
+  if (typeof uri !== 'string')
+    return failure(invalidParams(call.id, 'resources/read needs params.uri as a string'));
   const { catalog } = call.server;
   let contents: ReadResourceReturn;
   const listed = catalog.resources?.get(uri);
@@ -39,7 +40,8 @@ export async function readResource(call: Call): Promise<Outcome> {
     contents = matched;
   }
   if (contents === undefined) return notFound(call, uri);
-  if (!Array.isArray(contents)) throw new HostFault('a resource reader must return an array of contents or undefined');
+  if (!Array.isArray(contents))
+    throw new HostFault('a resource reader must return an array of contents or undefined');
   // An empty array would claim the resource exists and is empty; the spec forbids it for a missing one.
   if (contents.length === 0) return notFound(call, uri);
   return result(

@@ -20,7 +20,8 @@ function toolError(text: string): JsonObject {
 
 export async function callTool(call: Call): Promise<Outcome> {
   const { params } = call;
-  if (typeof params['name'] !== 'string') return failure(invalidParams(call.id, 'tools/call needs params.name as a string'));
+  if (typeof params['name'] !== 'string')
+    return failure(invalidParams(call.id, 'tools/call needs params.name as a string'));
   const tool = call.server.catalog.tools?.get(params['name']);
   if (tool === undefined) return failure(invalidParams(call.id, 'no tool has that name'));
   const args = params['arguments'] === undefined ? {} : params['arguments'];
@@ -34,7 +35,8 @@ export async function callTool(call: Call): Promise<Outcome> {
     async () => (await tool.definition.handler(args as never, call.ctx)) as unknown,
     (value) => (isPlainObject(value) && value['isError'] === true ? 'tool-error' : 'ok'),
   );
-  if (!settled.ok) throw new HostFault(`tool ${JSON.stringify(tool.definition.name)} handler threw`, settled.error);
+  if (!settled.ok)
+    throw new HostFault(`tool ${JSON.stringify(tool.definition.name)} handler threw`, settled.error);
   return result(toolResult(call, tool.definition.name, tool.output, tool.outputIsObject, settled.value));
 }
 
@@ -50,13 +52,17 @@ function toolResult(
   const hostResult = value as ToolResult & JsonObject;
   const content = contentBlocks(hostResult.content, `${where}.content`);
   const isError = hostResult.isError;
-  if (isError !== undefined && typeof isError !== 'boolean') throw new HostFault(`${where}.isError must be a boolean`);
-  const hasStructured = Object.hasOwn(hostResult, 'structuredContent') && hostResult.structuredContent !== undefined;
+  if (isError !== undefined && typeof isError !== 'boolean')
+    throw new HostFault(`${where}.isError must be a boolean`);
+  const hasStructured =
+    Object.hasOwn(hostResult, 'structuredContent') && hostResult.structuredContent !== undefined;
   if (output !== undefined && isError !== true) {
     // A tool that declares an outputSchema must return conforming structured content (spec, both revisions).
-    if (!hasStructured) throw new HostFault(`${where} has no structuredContent, but the tool declares an outputSchema`);
+    if (!hasStructured)
+      throw new HostFault(`${where} has no structuredContent, but the tool declares an outputSchema`);
     const verdict = output.validate(hostResult.structuredContent);
-    if (!verdict.ok) throw new HostFault(`${where}.structuredContent fails the tool's outputSchema: ${verdict.message}`);
+    if (!verdict.ok)
+      throw new HostFault(`${where}.structuredContent fails the tool's outputSchema: ${verdict.message}`);
   }
   const out: JsonObject = { content };
   if (hasStructured) {
@@ -68,7 +74,10 @@ function toolResult(
     } catch (error) {
       throw new HostFault(`${where}.structuredContent cannot be serialized`, error);
     }
-    if (serialized !== undefined && !content.some((block) => block['type'] === 'text' && block['text'] === serialized)) {
+    if (
+      serialized !== undefined &&
+      !content.some((block) => block['type'] === 'text' && block['text'] === serialized)
+    ) {
       content.push({ type: 'text', text: serialized });
     }
     // 2025-11-25 allows only an object here; anything else stays in the text block alone.
