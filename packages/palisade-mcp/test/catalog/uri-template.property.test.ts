@@ -32,7 +32,14 @@ function validReserved(value: string): boolean {
   );
 }
 
-const text = fc.string({ unit: 'binary', maxLength: 12 });
+/** Values mixing the characters the rules are about with any other code point. */
+const text = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('%', '4', '1', 'C', '/', '.', '?', '#', '\\', ':', '@', '+', ' ', 'é', '😀', '\uFEFF'),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  ),
+  maxLength: 12,
+});
 
 /** URIs of the template's shape, with values built from what matters to decoding. */
 const piece = fc.oneof(

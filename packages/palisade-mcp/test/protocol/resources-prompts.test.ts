@@ -21,6 +21,7 @@ describe('resources', () => {
     expect(reply['result']).toMatchObject({
       resources: [
         { uri: 'fixture://blob', name: 'blob' },
+        { uri: 'fixture://empty', name: 'empty' },
         { uri: 'fixture://missing', name: 'missing' },
         { uri: 'fixture://readme', name: 'readme', mimeType: 'text/plain' },
       ],
@@ -73,6 +74,13 @@ describe('resources', () => {
 
   test('a reader answering undefined is not found, not an empty contents list', async () => {
     expect(await read('fixture://missing', 4)).toMatchObject({ id: 4, error: { code: -32602 } });
+  });
+
+  test('a reader answering an empty list is not found: an empty contents list would claim the resource exists', async () => {
+    expect(await read('fixture://empty', 12)).toMatchObject({
+      id: 12,
+      error: { code: -32602, data: { uri: 'fixture://empty' } },
+    });
   });
 
   test('a {var} never spans a slash, %2F included: the reader is never called', async () => {
