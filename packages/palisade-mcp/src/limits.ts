@@ -36,3 +36,49 @@ export const MAX_SCHEMA_DEPTH = 32;
 
 /** JSON objects (subschemas and keyword maps such as `properties`) in one host schema, counted at construction. */
 export const MAX_SCHEMA_SUBSCHEMAS = 2_000;
+
+/**
+ * Largest count in a counted repetition (`{n}`, `{n,}`, `{n,m}`). Counted repetition is
+ * expanded into copies of its operand, so the count multiplies the program size.
+ */
+export const MAX_REGEX_REPEAT = 1_000;
+
+/**
+ * Largest compiled program, in instructions. Matching costs at most (input code points) x
+ * (program size) steps, so this is the factor a host pattern can put on every input.
+ */
+export const MAX_REGEX_PROGRAM = 10_000;
+
+/** Deepest nesting of groups and classes; the parser and compiler recurse once per level. */
+export const MAX_REGEX_NESTING = 64;
+
+/**
+ * Memory for the lazily built DFA of one compiled pattern. When it is full the cache is
+ * dropped and rebuilt from the current state: matching stays linear, only slower.
+ */
+export const MAX_REGEX_DFA_BYTES = 1_048_576;
+
+/**
+ * Distinct input character classes remembered for patterns holding `\p{...}`, whose members are
+ * learned one code point at a time from the native engine; past this the memo is dropped.
+ */
+export const MAX_REGEX_LEARNED_CLASSES = 1_024;
+
+/** Longest URI a template is matched against, in UTF-8 bytes; a longer one matches nothing. */
+export const MAX_TEMPLATE_URI_BYTES = 8_192;
+
+/** The spec's cap on values in one completion result. */
+export const MAX_COMPLETION_VALUES = 100;
+
+/** The part of a client's version string echoed in `data.requested`, so a refusal cannot be made arbitrarily large. */
+export const MAX_ECHOED_VERSION_CHARS = 64;
+
+/** A resource-not-found error echoes `data.uri` only up to this length; longer URIs are left out. */
+export const MAX_ECHOED_URI_CHARS = 2_048;
+
+/**
+ * How long, after stdin ends, handlers (already aborted) may take to settle before the
+ * transport stops waiting for them: a client that pipes one request and closes stdin still
+ * gets its answer, and a handler that ignores its signal cannot hold the process open.
+ */
+export const STDIO_SHUTDOWN_GRACE_MS = 2_000;

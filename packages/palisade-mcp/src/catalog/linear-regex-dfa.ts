@@ -5,10 +5,12 @@
  * closure, O(program size)) and then cached. Only `test` is needed, so thread priority and
  * captures do not exist here and a state is a plain set.
  *
- * Cost: each input code point is one table lookup once cached, and at most one closure
- * otherwise, so a `test` is O(input length x program size) in the worst case whatever the
- * pattern. The cache is bounded (`MAX_REGEX_DFA_BYTES`); when full it is dropped and rebuilt
- * from the current state, which costs speed, never correctness or the bound.
+ * Cost: each input code point is one table lookup once cached, and otherwise one closure plus
+ * sorting the new thread set, so a `test` is O(n x m log m) for n code points and m instructions
+ * whatever the pattern, and O(n) once the states an input meets are cached. The cache is
+ * bounded (`MAX_REGEX_DFA_BYTES`); when full it is dropped and rebuilt from the current state,
+ * which costs speed, never correctness or the bound. Patterns whose DFA is exponential, such as
+ * `(a|b)*a(a|b){20}`, keep rebuilding and run at that rate: seconds per MiB for m in the hundreds.
  */
 
 import type { Alphabet } from './linear-regex-alphabet.js';

@@ -8,11 +8,11 @@
  * invalid UTF-8 are no match), and values that could walk a path (`..`, `%2F`, backslashes,
  * control characters) are no match. It scans left to right with no backtracking: linear time.
  */
+import { MAX_TEMPLATE_URI_BYTES } from '../limits.js';
+
+export { MAX_TEMPLATE_URI_BYTES } from '../limits.js';
 
 import { PalisadeError } from '../errors.js';
-
-/** Longest URI a template is matched against, in UTF-8 bytes; a longer one matches nothing. */
-export const MAX_TEMPLATE_URI_BYTES = 8_192;
 
 export interface UriTemplateVariable {
   readonly name: string;

@@ -2,6 +2,8 @@
  * The JSON-RPC error objects Palisade sends, each with a fixed message naming the rule. None of
  * them carries the client's bytes, a stack or a host value: only constants and our own numbers.
  */
+export { MAX_ECHOED_URI_CHARS, MAX_ECHOED_VERSION_CHARS } from '../limits.js';
+
 import { errorResponse, type JsonRpcError, type RequestId } from './jsonrpc.js';
 
 export const PARSE_ERROR = -32700;
@@ -14,11 +16,6 @@ export const RESOURCE_NOT_FOUND_LEGACY = -32002;
 export const HEADER_MISMATCH = -32020;
 export const MISSING_CLIENT_CAPABILITY = -32021;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
-/** The part of a client's version string echoed in `data.requested`, so a refusal cannot be made arbitrarily large. */
-export const MAX_ECHOED_VERSION_CHARS = 64;
-/** A resource-not-found error echoes `data.uri` only up to this length; longer URIs are left out. */
-export const MAX_ECHOED_URI_CHARS = 2_048;
 
 export function invalidParams(id: RequestId, rule: string, data?: unknown): JsonRpcError {
   return errorResponse(id, INVALID_PARAMS, `Invalid params: ${rule}`, data);

@@ -7,6 +7,10 @@
  * stdout carries protocol messages only. While the transport owns process.stdout, anything else
  * written there (a host's stray `console.log` included) is sent to stderr instead.
  */
+import { STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
+
+export { STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
+
 import type { Readable, Writable } from 'node:stream';
 import { invalidOption } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
@@ -43,13 +47,6 @@ interface InFlight {
   cancelled: boolean;
   readonly settled: Promise<void>;
 }
-
-/**
- * How long, after stdin ends, handlers (already aborted) may take to settle before the
- * transport stops waiting for them: a client that pipes one request and closes stdin still
- * gets its answer, and a handler that ignores its signal cannot hold the process open.
- */
-export const STDIO_SHUTDOWN_GRACE_MS = 2_000;
 
 const STDIO_KEYS = ['input', 'output', 'exitOnClose', 'onFault'] as const;
 

@@ -216,7 +216,7 @@ describe('header-match properties', () => {
         });
         if (!check.ok) {
           expect(check.message).toMatch(/^Header mismatch: \S+ /);
-          expect(check.message.length).toBeLessThanOrEqual(160);
+          expect(check.message.length).toBeLessThanOrEqual(136);
         }
       }),
     );

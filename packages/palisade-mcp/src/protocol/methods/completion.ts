@@ -2,14 +2,15 @@
  * `completion/complete` for prompt arguments and template variables. The host's completer may
  * return any number of values; at most MAX_COMPLETION_VALUES reach the client, with `hasMore`.
  */
+import { MAX_COMPLETION_VALUES } from '../../limits.js';
+
+export { MAX_COMPLETION_VALUES } from '../../limits.js';
+
 import type { Completer, JsonObject } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
 import { invalidParams } from '../errors.js';
 import { HostFault } from '../host-fault.js';
 import { type Call, failure, type Outcome, result } from './call.js';
-
-/** The spec's cap on values in one completion result. */
-export const MAX_COMPLETION_VALUES = 100;
 
 export async function complete(call: Call): Promise<Outcome> {
   const { params } = call;

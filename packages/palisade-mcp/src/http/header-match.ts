@@ -1,0 +1,191 @@
+/**
+ * Streamable HTTP header–body match (MCP 2026-07-28, SEP-2243): the headers an intermediary may
+ * route, rate-limit or authorize on must say what the body says, or one request reads as two
+ * (the MCP-layer smuggling class). Pure: the transport reads the body, settles the revision, then
+ * asks here. A refusal is `-32020` with HTTP 400, which the transport answers.
+ *
+ * Decisions (spec-notes items 11, 15–17, 19):
+ * - A repeated `MCP-Protocol-Version`, `Mcp-Method` or `Mcp-Name` line is refused on every
+ *   message, even when the repeats agree: readers that join or pick the first or the last would
+ *   disagree, and no conforming client repeats one. A declared `Mcp-Param-*` likewise.
+ * - `Mcp-Name` is compared on `tools/call`, `prompts/get` (`params.name`) and `resources/read`
+ *   (`params.uri`) only; `Mcp-Param-*` headers the tool does not declare are not read at all.
+ * - A request lacking a required header is refused; a notification never is, but a header it
+ *   does carry is held to the body like a request's.
+ * - When the body has no string `_meta` protocol version, `MCP-Protocol-Version` is not compared:
+ *   the required-`_meta` check after this one answers `-32602`, which the spec's status table
+ *   gives that case (a header-first refusal would make that row unreachable).
+ * - When the body has no string `name`/`uri` for `Mcp-Name`, a present header is a mismatch, as
+ *   is an `Mcp-Param-*` header whose argument is absent or null (a header with no body value).
+ * - Only `Mcp-Name` and `Mcp-Param-*` are base64-decoded; `MCP-Protocol-Version` and `Mcp-Method`
+ *   compare literally. A base64 spelling of a value that could have gone plain is accepted: the
+ *   spec makes plain text a permission, not a duty.
+ */
+import type { McpHeaderField } from '../catalog/mcp-header-annotations.js';
+import { META_PROTOCOL_VERSION } from '../protocol/revisions.js';
+import { decodeSentinel } from './base64-sentinel.js';
+import { HEADERS_MATCH, type HeaderCheck, headerRefusal, RULE } from './header-check.js';
+import { headerText } from './header-text.js';
+import { asciiLowerCase, headerValues, indexHeaders } from './header-values.js';
+import { parseStrictInteger } from './strict-integer.js';
+
+export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
+export const METHOD_HEADER = 'Mcp-Method';
+export const NAME_HEADER = 'Mcp-Name';
+export const PARAM_HEADER_PREFIX = 'Mcp-Param-';
+
+/** Every header this module reads starts with this, `MCP-Protocol-Version` included. */
+const MCP_PREFIX = 'mcp-';
+
+/** The `params` member `Mcp-Name` mirrors, by method; a Map so `constructor` is no method here. */
+const NAME_SOURCE: ReadonlyMap<string, string> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+]);
+
+export interface ModernHeaderInput {
+  /** Node's `req.rawHeaders`: `[name, value, name, value, ...]`. */
+  readonly rawHeaders: readonly string[];
+  readonly message: {
+    readonly method: string;
+    readonly params?: Record<string, unknown> | undefined;
+    readonly isNotification: boolean;
+  };
+  /** The called tool's declared fields (tools/call only); undefined when the tool is unknown or it is another method. */
+  readonly headerFields?: readonly McpHeaderField[] | undefined;
+}
+
+type Read =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'present'; readonly text: string }
+  | { readonly kind: 'refused'; readonly check: HeaderCheck };
+
+const ABSENT: Read = { kind: 'absent' };
+
+/** The one value of `header`, OWS-trimmed, checked for characters and, if `decode`, sentinel-decoded. */
+function readOne(values: readonly string[] | undefined, header: string, decode: boolean): Read {
+  if (values === undefined || values.length === 0) return ABSENT;
+  if (values.length > 1) return { kind: 'refused', check: headerRefusal(header, RULE.repeated) };
+  const text = headerText(values[0]!);
+  if (text === undefined) return { kind: 'refused', check: headerRefusal(header, RULE.badCharacter) };
+  const decoded = decode ? decodeSentinel(text) : text;
+  if (decoded === undefined) return { kind: 'refused', check: headerRefusal(header, RULE.badSentinel) };
+  return { kind: 'present', text: decoded };
+}
+
+/** An own member of a plain object, never an inherited one (`toString`) nor an array index. */
+function ownMember(node: unknown, key: string): unknown {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+  return Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+}
+
+function argumentAt(args: unknown, path: readonly string[]): unknown {
+  let node = args;
+  for (const key of path) node = ownMember(node, key);
+  return node;
+}
+
+/** One header that must be there on a request, whose text `matches` decides. */
+function checkText(
+  values: readonly string[] | undefined,
+  header: string,
+  decode: boolean,
+  required: boolean,
+  matches: (text: string) => boolean,
+): HeaderCheck {
+  const read = readOne(values, header, decode);
+  if (read.kind === 'refused') return read.check;
+  if (read.kind === 'absent') return required ? headerRefusal(header, RULE.missing) : HEADERS_MATCH;
+  return matches(read.text) ? HEADERS_MATCH : headerRefusal(header, RULE.mismatch);
+}
+
+function checkField(
+  index: ReadonlyMap<string, readonly string[]>,
+  field: McpHeaderField,
+  args: unknown,
+  required: boolean,
+): HeaderCheck {
+  const header = PARAM_HEADER_PREFIX + field.header;
+  const read = readOne(index.get(asciiLowerCase(header)), header, true);
+  if (read.kind === 'refused') return read.check;
+  const body = argumentAt(args, field.path);
+  if (body === undefined || body === null) {
+    return read.kind === 'absent' ? HEADERS_MATCH : headerRefusal(header, RULE.noBodyValue);
+  }
+  if (read.kind === 'absent') return required ? headerRefusal(header, RULE.missing) : HEADERS_MATCH;
+  switch (field.type) {
+    case 'string':
+      return read.text === body ? HEADERS_MATCH : headerRefusal(header, RULE.mismatch);
+    case 'integer': {
+      const value = parseStrictInteger(read.text);
+      if (value === undefined) return headerRefusal(header, RULE.notInteger);
+      return value === body ? HEADERS_MATCH : headerRefusal(header, RULE.mismatch);
+    }
+    case 'boolean': {
+      if (read.text !== 'true' && read.text !== 'false') return headerRefusal(header, RULE.notBoolean);
+      return (read.text === 'true') === body ? HEADERS_MATCH : headerRefusal(header, RULE.mismatch);
+    }
+  }
+}
+
+/**
+ * 2026-07-28: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and each `Mcp-Param-{Name}` the
+ * tool declares, checked in that order; the first failure is returned.
+ */
+export function checkModernHeaders(input: ModernHeaderInput): HeaderCheck {
+  const { message } = input;
+  const index = indexHeaders(input.rawHeaders, MCP_PREFIX);
+  const required = !message.isNotification;
+  const params: unknown = message.params;
+  const get = (header: string) => index.get(asciiLowerCase(header));
+
+  // No string version in the body: nothing to compare with (see the module comment), though the
+  // header must still be there, once, and well-formed.
+  const bodyVersion = ownMember(ownMember(params, '_meta'), META_PROTOCOL_VERSION);
+  const version = checkText(
+    get(PROTOCOL_VERSION_HEADER),
+    PROTOCOL_VERSION_HEADER,
+    false,
+    required,
+    (text) => typeof bodyVersion !== 'string' || text === bodyVersion,
+  );
+  if (!version.ok) return version;
+
+  const method = checkText(
+    get(METHOD_HEADER),
+    METHOD_HEADER,
+    false,
+    required,
+    (text) => text === message.method,
+  );
+  if (!method.ok) return method;
+
+  const nameSource = NAME_SOURCE.get(message.method);
+  const nameValues = get(NAME_HEADER);
+  if (nameSource === undefined) {
+    if (nameValues !== undefined && nameValues.length > 1) return headerRefusal(NAME_HEADER, RULE.repeated);
+  } else {
+    // A body without a string there equals no header value.
+    const body = ownMember(params, nameSource);
+    const name = checkText(nameValues, NAME_HEADER, true, required, (text) => text === body);
+    if (!name.ok) return name;
+  }
+
+  const args = ownMember(params, 'arguments');
+  for (const field of input.headerFields ?? []) {
+    const checked = checkField(index, field, args, required);
+    if (!checked.ok) return checked;
+  }
+  return HEADERS_MATCH;
+}
+
+/**
+ * 2025-11-25: only `MCP-Protocol-Version` exists, and a request may lack it (the transport then
+ * assumes 2025-03-26, or refuses). When present it must appear once and equal the version
+ * `initialize` negotiated. Not for `initialize` itself, which precedes any negotiated version.
+ */
+export function checkLegacyVersionHeader(rawHeaders: readonly string[], negotiated: string): HeaderCheck {
+  const values = headerValues(rawHeaders, PROTOCOL_VERSION_HEADER);
+  return checkText(values, PROTOCOL_VERSION_HEADER, false, false, (text) => text === negotiated);
+}
