@@ -49,10 +49,18 @@ export interface ExchangeIO {
   reportFault(description: string, cause: unknown): void;
 }
 
+/**
+ * Where an answer was decided: `envelope` before any method ran (a malformed message, a missing
+ * or unsupported `_meta`, an unknown method), `method` by the method itself (its result, an
+ * unknown tool, a host fault). HTTP maps the two to different statuses; stdio ignores it.
+ */
+export type AnswerStage = 'envelope' | 'method';
+
 export interface Exchange {
   readonly state: ConnectionState;
   /** The one response, or undefined for a notification. Never rejects. */
   readonly response: Promise<JsonRpcResponse | undefined>;
+  readonly stage: AnswerStage;
   /** Set when the message was a `notifications/cancelled` naming a request id. */
   readonly cancels?: RequestId;
 }
@@ -104,7 +112,7 @@ function offers(server: Server, capability: Capability): boolean {
 }
 
 function settled(state: ConnectionState, response: JsonRpcResponse | undefined): Exchange {
-  return { state, response: Promise.resolve(response) };
+  return { state, response: Promise.resolve(response), stage: 'envelope' };
 }
 
 export function handleMessage(
@@ -131,7 +139,7 @@ function handleNotification(state: ConnectionState, notification: JsonRpcNotific
     params !== undefined &&
     isValidId(params['requestId'])
   ) {
-    return { state, response: Promise.resolve(undefined), cancels: params['requestId'] };
+    return { state, response: Promise.resolve(undefined), stage: 'envelope', cancels: params['requestId'] };
   }
   if (
     notification.method === 'notifications/initialized' &&
@@ -173,7 +181,11 @@ function handleRequest(
       ...state,
       legacy: Object.freeze({ clientCapabilities: answer.clientCapabilities, initialized: false }),
     });
-    return settled(next, { jsonrpc: '2.0', id, result: answer.result });
+    return {
+      state: next,
+      response: Promise.resolve({ jsonrpc: '2.0', id, result: answer.result }),
+      stage: 'method',
+    };
   }
 
   if (state.legacy !== undefined) {
@@ -187,7 +199,7 @@ function handleRequest(
       meta: meta ?? {},
       clientCapabilities: state.legacy.clientCapabilities,
     };
-    return { state, response: run(server, request, params, entry, call, undefined, io) };
+    return { state, response: run(server, request, params, entry, call, undefined, io), stage: 'method' };
   }
 
   const meta = params['_meta'];
@@ -237,7 +249,7 @@ function handleRequest(
   const entry = MODERN_METHODS.get(request.method);
   if (entry === undefined || !offers(server, entry.capability)) return settled(state, methodNotFound(id));
   const call: CallBasis = { revision: MODERN_REVISION, meta, clientCapabilities };
-  return { state, response: run(server, request, params, entry, call, logLevel, io) };
+  return { state, response: run(server, request, params, entry, call, logLevel, io), stage: 'method' };
 }
 
 interface CallBasis {
