@@ -74,20 +74,10 @@ export interface Catalog {
 
 const TOOL_NAME = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_TOOL_NAME_CHARS}}$`);
 
-const TOOL_KEYS = [
-  'name',
-  'title',
-  'description',
-  'inputSchema',
-  'outputSchema',
-  'annotations',
-  'icons',
-  '_meta',
-  'handler',
-] as const;
-const RESOURCE_KEYS = [
-  'uri',
-  'name',
+/** Per item kind: the descriptive fields copied into its listing, and every key a definition may hold. */
+const TOOL_DESCRIPTION = ['title', 'description', 'annotations', 'icons', '_meta'] as const;
+const TOOL_KEYS = ['name', 'inputSchema', 'outputSchema', 'handler', ...TOOL_DESCRIPTION] as const;
+const RESOURCE_DESCRIPTION = [
   'title',
   'description',
   'mimeType',
@@ -95,22 +85,14 @@ const RESOURCE_KEYS = [
   'annotations',
   'icons',
   '_meta',
-  'read',
 ] as const;
-const TEMPLATE_KEYS = [
-  'uriTemplate',
-  'name',
-  'title',
-  'description',
-  'mimeType',
-  'annotations',
-  'icons',
-  '_meta',
-  'read',
-  'complete',
-] as const;
-const PROMPT_KEYS = ['name', 'title', 'description', 'arguments', 'icons', '_meta', 'get'] as const;
-const PROMPT_ARGUMENT_KEYS = ['name', 'title', 'description', 'required', 'complete'] as const;
+const RESOURCE_KEYS = ['uri', 'name', 'read', ...RESOURCE_DESCRIPTION] as const;
+const TEMPLATE_DESCRIPTION = ['title', 'description', 'mimeType', 'annotations', 'icons', '_meta'] as const;
+const TEMPLATE_KEYS = ['uriTemplate', 'name', 'read', 'complete', ...TEMPLATE_DESCRIPTION] as const;
+const PROMPT_DESCRIPTION = ['title', 'description', 'icons', '_meta'] as const;
+const PROMPT_KEYS = ['name', 'arguments', 'get', ...PROMPT_DESCRIPTION] as const;
+const PROMPT_ARGUMENT_DESCRIPTION = ['title', 'description'] as const;
+const PROMPT_ARGUMENT_KEYS = ['name', 'required', 'complete', ...PROMPT_ARGUMENT_DESCRIPTION] as const;
 
 function catalogError(message: string): PalisadeError {
   return new PalisadeError('PALISADE_ERR_CATALOG_INVALID', message);
@@ -178,7 +160,7 @@ function compileTool(compileSchema: SchemaCompiler, raw: unknown, index: number)
       : compileSchema(tool['outputSchema'], `${where} outputSchema`, 'output');
   const outputIsObject = output === undefined || outputRootIsObject(output.json);
   const headerFields = mcpHeaderFields(input.json, `${where} inputSchema`);
-  const described = describe(tool, path, ['title', 'description', 'annotations', 'icons', '_meta']);
+  const described = describe(tool, path, TOOL_DESCRIPTION);
   const common: JsonObject = { name, ...described, inputSchema: input.json };
   const modern: JsonObject = output === undefined ? common : { ...common, outputSchema: output.json };
   // 2025-11-25 constrains outputSchema to an object root; a tool with another root is listed
@@ -207,15 +189,7 @@ function compileResource(raw: unknown, index: number): CompiledResource {
   const uri = requireUri(resource['uri'], `${path}.uri`);
   const name = requireString(resource['name'], `${path}.name`);
   requireFunction(resource['read'], `${path}.read`);
-  const described = describe(resource, path, [
-    'title',
-    'description',
-    'mimeType',
-    'size',
-    'annotations',
-    'icons',
-    '_meta',
-  ]);
+  const described = describe(resource, path, RESOURCE_DESCRIPTION);
   return {
     definition: resource as unknown as ResourceDefinition,
     listing: deepFreeze({ uri, name, ...described }),
@@ -242,14 +216,7 @@ function compileTemplate(raw: unknown, index: number): CompiledTemplate {
       requireFunction<Completer>(completer, `${path}.complete.${variable}`);
     }
   }
-  const described = describe(definition, path, [
-    'title',
-    'description',
-    'mimeType',
-    'annotations',
-    'icons',
-    '_meta',
-  ]);
+  const described = describe(definition, path, TEMPLATE_DESCRIPTION);
   return {
     definition: definition as unknown as ResourceTemplateDefinition,
     template,
@@ -281,12 +248,12 @@ function compilePrompt(raw: unknown, index: number): CompiledPrompt {
     argumentsByName.set(argumentName, argument as unknown as PromptArgumentDefinition);
     const listed: JsonObject = {
       name: argumentName,
-      ...describe(argument, argumentPath, ['title', 'description']),
+      ...describe(argument, argumentPath, PROMPT_ARGUMENT_DESCRIPTION),
     };
     if (argument['required'] !== undefined) listed['required'] = argument['required'];
     listedArguments.push(listed);
   });
-  const described = describe(prompt, path, ['title', 'description', 'icons', '_meta']);
+  const described = describe(prompt, path, PROMPT_DESCRIPTION);
   const listing: JsonObject = { name, ...described };
   if (prompt['arguments'] !== undefined) listing['arguments'] = listedArguments;
   return {
