@@ -15,6 +15,7 @@ import {
   requireObject,
   requireString,
 } from '../options.js';
+import { encodeMessage } from '../wire/encode.js';
 import { compareKeys } from './cursor.js';
 import { type McpHeaderField, mcpHeaderFields } from './mcp-header-annotations.js';
 import { type CompiledSchema, createSchemaCompiler, outputRootIsObject } from './schema.js';
@@ -125,13 +126,13 @@ function describe(source: Record<string, unknown>, path: string, keys: readonly 
         break;
       case 'annotations':
       case '_meta':
-        out[key] = structuredClone(requireObject(value, `${path}.${key}`));
+        out[key] = plainCopy(requireObject(value, `${path}.${key}`), `${path}.${key}`);
         break;
       case 'icons':
         out[key] = requireArray(value, `${path}.icons`).map((icon, index) => {
           const checked = requireObject(icon, `${path}.icons[${index}]`);
           requireString(checked['src'], `${path}.icons[${index}].src`);
-          return structuredClone(checked);
+          return plainCopy(checked, `${path}.icons[${index}]`);
         });
         break;
       default:
@@ -142,6 +143,15 @@ function describe(source: Record<string, unknown>, path: string, keys: readonly 
 }
 
 type SchemaCompiler = ReturnType<typeof createSchemaCompiler>;
+
+/**
+ * A copy the host cannot change later, checked to be JSON the listing can carry: a BigInt, a
+ * function, a cycle or a non-finite number here would otherwise fail every list request.
+ */
+function plainCopy(value: Record<string, unknown>, path: string): JsonObject {
+  if (!encodeMessage(value).ok) throw catalogError(`${path} must be plain JSON data`);
+  return JSON.parse(JSON.stringify(value)) as JsonObject;
+}
 
 function compileTool(compileSchema: SchemaCompiler, raw: unknown, index: number): CompiledTool {
   const path = `tools[${index}]`;

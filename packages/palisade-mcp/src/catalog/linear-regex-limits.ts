@@ -9,4 +9,5 @@ export {
   MAX_REGEX_NESTING,
   MAX_REGEX_PROGRAM,
   MAX_REGEX_REPEAT,
+  MAX_REGEX_WORK,
 } from '../limits.js';

@@ -11,6 +11,9 @@
 
 import { Alphabet } from './linear-regex-alphabet.js';
 import { LazyDfa } from './linear-regex-dfa.js';
+
+export { RegexWorkExceeded } from './linear-regex-dfa.js';
+
 import { parsePattern } from './linear-regex-parse.js';
 import { compileProgram } from './linear-regex-program.js';
 
@@ -20,6 +23,7 @@ export {
   MAX_REGEX_NESTING,
   MAX_REGEX_PROGRAM,
   MAX_REGEX_REPEAT,
+  MAX_REGEX_WORK,
 } from './linear-regex-limits.js';
 
 export interface LinearRegExp {

@@ -16,6 +16,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { PalisadeError } from '../errors.js';
+import { RegexWorkExceeded } from './linear-regex.js';
 import { readMcpHeaderFields, rememberMcpHeaderFields } from './mcp-header-annotations.js';
 import { checkMetaSchema, compileWithAjv } from './schema-ajv.js';
 import { copySchemaData } from './schema-bounds.js';
@@ -85,7 +86,13 @@ export function compileSchema(schema: unknown, where: string, role: SchemaRole):
       try {
         // Synchronous: `$async` is refused, so Ajv returns a boolean, never a promise.
         valid = check(value) as boolean;
-      } catch {
+      } catch (error) {
+        if (error instanceof RegexWorkExceeded) {
+          return {
+            ok: false as const,
+            message: '(root) holds a string a pattern could not check within its work budget',
+          };
+        }
         // A stack overflow: a host-made value nested deeper than the wire allows, or a `$ref`
         // loop that never steps into the value (`{"$ref": "#"}` beside other keywords), which
         // Ajv compiles. Either way the value is refused, and quickly: the stack is the bound.

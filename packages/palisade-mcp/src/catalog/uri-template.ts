@@ -207,7 +207,10 @@ function exceedsBound(uri: string): boolean {
 const SIMPLE_RAW_FORBIDDEN = /[/?#]/;
 const RESERVED_RAW_FORBIDDEN = /[?#]/;
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-const CONTROL = /[\u0000-\u001F\u007F]/;
+/** Controls (C0, DEL, C1) and format characters (bidi overrides, zero-width marks): no reader needs them. */
+const CONTROL = /[\p{Cc}\p{Cf}]/u;
+/** `C:/...` or `c:\\...`: an absolute Windows path a reader's `path.resolve` would honour. */
+const DRIVE_LETTER = /^[A-Za-z]:/;
 const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The decoded value of one expression, or undefined when it must not match. */
@@ -215,13 +218,16 @@ function decodeValue(raw: string, reserved: boolean): string | undefined {
   if ((reserved ? RESERVED_RAW_FORBIDDEN : SIMPLE_RAW_FORBIDDEN).test(raw)) return undefined;
   const value = percentDecode(raw);
   if (value === undefined || CONTROL.test(value) || value.includes('\\')) return undefined;
+  // Compatibility forms fold to the ASCII a file system may honour: fullwidth `．．／` is `../`.
+  const folded = value.normalize('NFKC');
+  if (folded.includes('\\')) return undefined;
   if (!reserved) {
     // `%2F` would put a path separator into a one-segment value; `.` and `..` alone walk a path too.
-    return value.includes('/') || value === '.' || value === '..' ? undefined : value;
+    return folded.includes('/') || folded === '.' || folded === '..' ? undefined : value;
   }
-  // No segment may walk the path, and the value may not be absolute (`/etc/passwd`).
-  if (value.startsWith('/')) return undefined;
-  for (const segment of value.split('/')) if (segment === '.' || segment === '..') return undefined;
+  // No segment may walk the path, and the value may not be absolute (`/etc/passwd`, `C:/x`).
+  if (folded.startsWith('/') || DRIVE_LETTER.test(folded)) return undefined;
+  for (const segment of folded.split('/')) if (segment === '.' || segment === '..') return undefined;
   return value;
 }
 

@@ -13,8 +13,10 @@ export type EncodeResult =
 
 class Unencodable extends Error {}
 
-function replacer(this: unknown, _key: string, value: unknown): unknown {
+function replacer(this: unknown, key: string, value: unknown): unknown {
   switch (typeof value) {
+    case 'object':
+      return plainData(value, (this as Record<string, unknown>)[key]);
     case 'number':
       if (!Number.isFinite(value)) throw new Unencodable('a non-finite number');
       return value;
@@ -30,6 +32,24 @@ function replacer(this: unknown, _key: string, value: unknown): unknown {
     default:
       return value;
   }
+}
+
+/**
+ * Objects must be plain data: a Map, a Set, an Error, a typed array or a class instance would be
+ * sent as `{}` or as an object of indexes. Boxed primitives are unboxed by JSON.stringify, so a
+ * boxed non-finite number is caught here too, and so is an invalid Date, whose toJSON says null.
+ */
+function plainData(value: object | null, original: unknown): unknown {
+  if (original instanceof Date && Number.isNaN(original.getTime())) throw new Unencodable('an invalid Date');
+  if (value === null || Array.isArray(value)) return value;
+  if (value instanceof Number) {
+    if (!Number.isFinite(value.valueOf())) throw new Unencodable('a non-finite number');
+    return value;
+  }
+  if (value instanceof String || value instanceof Boolean) return value;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw new Unencodable('an object that is not plain data');
+  return value;
 }
 
 export function encodeMessage(message: unknown): EncodeResult {

@@ -199,3 +199,29 @@ describe('createServer refuses a defective catalog at construction, naming the d
     expect(new Error('x') instanceof PalisadeError).toBe(false);
   });
 });
+
+describe('listing metadata must be plain JSON data', () => {
+  test.each([
+    ['a BigInt in _meta', { _meta: { x: 10n } }],
+    ['a NaN in _meta', { _meta: { x: Number.NaN } }],
+    ['a function in annotations', { annotations: { f: () => 1 } }],
+  ])('a tool with %s is refused at construction, not on every tools/list', (_label, extra) => {
+    const error = refusal({
+      name: 'x',
+      version: '1',
+      tools: [{ name: 't', inputSchema: open, handler, ...extra }],
+    });
+    expect(error.message).toContain('must be plain JSON data');
+  });
+
+  test('a cycle in a resource _meta is refused at construction', () => {
+    const meta: Record<string, unknown> = {};
+    meta['self'] = meta;
+    const error = refusal({
+      name: 'x',
+      version: '1',
+      resources: [{ uri: 'a://b', name: 'b', read: () => undefined, _meta: meta }],
+    });
+    expect(error.message).toContain('resources[0]._meta must be plain JSON data');
+  });
+});

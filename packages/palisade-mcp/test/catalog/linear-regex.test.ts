@@ -307,3 +307,20 @@ describe('compileLinearRegExp against catastrophic backtracking', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
+
+describe('the work budget', () => {
+  it('refuses to finish a test that would build a new state for nearly every code point', async () => {
+    const { RegexWorkExceeded } = await import('../../src/catalog/linear-regex.js');
+    let seed = 7;
+    const random = Array.from({ length: 1_000_000 }, () => {
+      seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+      return (seed >> 16) & 1 ? 'a' : 'b';
+    }).join('');
+    expect(() => compileLinearRegExp('a[ab]{999}c').test(random)).toThrow(RegexWorkExceeded);
+  });
+
+  it('leaves patterns whose states repeat within budget on a 1 MiB input', () => {
+    expect(compileLinearRegExp('^(a+)+$').test(`${'a'.repeat(1_048_576)}!`)).toBe(false);
+    expect(compileLinearRegExp('.{1,1000}x').test('y'.repeat(1_048_576))).toBe(false);
+  });
+});

@@ -4,31 +4,35 @@ import { parseUriTemplate } from '../../src/catalog/uri-template.js';
 
 const template = parseUriTemplate('db://{table}/rows/{+key}.json');
 
-const CONTROL = /[\u0000-\u001F\u007F]/;
+const CONTROL = /[\p{Cc}\p{Cf}]/u;
+const DRIVE_LETTER = /^[A-Za-z]:/;
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 /** What `match` may return for `{table}`: the rules, restated independently of the code. */
 function validSimple(value: string): boolean {
+  const folded = value.normalize('NFKC');
   return (
     value !== '' &&
     !CONTROL.test(value) &&
     !LONE_SURROGATE.test(value) &&
-    !value.includes('/') &&
-    !value.includes('\\') &&
-    value !== '.' &&
-    value !== '..'
+    !folded.includes('/') &&
+    !folded.includes('\\') &&
+    folded !== '.' &&
+    folded !== '..'
   );
 }
 
 /** What `match` may return for `{+key}`. */
 function validReserved(value: string): boolean {
+  const folded = value.normalize('NFKC');
   return (
     value !== '' &&
     !CONTROL.test(value) &&
     !LONE_SURROGATE.test(value) &&
-    !value.includes('\\') &&
-    !value.startsWith('/') &&
-    value.split('/').every((segment) => segment !== '.' && segment !== '..')
+    !folded.includes('\\') &&
+    !folded.startsWith('/') &&
+    !DRIVE_LETTER.test(folded) &&
+    folded.split('/').every((segment) => segment !== '.' && segment !== '..')
   );
 }
 

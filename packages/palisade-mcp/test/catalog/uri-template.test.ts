@@ -135,8 +135,8 @@ describe('UriTemplate.match', () => {
     expect(users.match(uri)).toBeUndefined();
   });
 
-  it('keeps a leading byte order mark rather than dropping it', () => {
-    expect(users.match('users/%EF%BB%BFx')).toEqual({ id: '\uFEFFx' });
+  it('does not match a leading byte order mark, a format character, rather than dropping it', () => {
+    expect(users.match('users/%EF%BB%BFx')).toBeUndefined();
   });
 
   it.each(['users/%00', 'users/a%1Fb', 'users/%7F', 'users/a\tb', 'users/a\u0000'])(
@@ -251,5 +251,35 @@ describe('UriTemplate.expand', () => {
   it('reads only own values', () => {
     const inherited = Object.create({ id: 'inherited' }) as Record<string, string>;
     expect(parseUriTemplate('x/{id}').expand(inherited)).toBe('x/');
+  });
+});
+
+describe('values a reader might still be walked out by', () => {
+  const file = parseUriTemplate('file:///{+path}');
+  const user = parseUriTemplate('users/{id}');
+
+  it.each([
+    ['a C1 control (U+0085)', 'users/%C2%85x'],
+    ['a bidi override (U+202E)', 'users/%E2%80%AEx'],
+    ['a zero-width space (U+200B)', 'users/a%E2%80%8Bb'],
+  ])('a {var} holding %s is no match', (_label, uri) => {
+    expect(user.match(uri)).toBeUndefined();
+  });
+
+  it.each([
+    ['fullwidth dots', 'file:///a/%EF%BC%8E%EF%BC%8E/b'],
+    ['dots and a fullwidth solidus', 'file:///..%EF%BC%8Fetc'],
+    ['a Windows drive letter', 'file:///C:/Windows'],
+    ['a lowercase drive letter', 'file:///c:/x'],
+  ])('a {+var} holding %s is no match', (_label, uri) => {
+    expect(file.match(uri)).toBeUndefined();
+  });
+
+  it('a {var} holding fullwidth dots alone is no match', () => {
+    expect(user.match('users/%EF%BC%8E%EF%BC%8E')).toBeUndefined();
+  });
+
+  it('a value that merely contains a colon later is still a match', () => {
+    expect(file.match('file:///notes/a:b.txt')).toEqual({ path: 'notes/a:b.txt' });
   });
 });

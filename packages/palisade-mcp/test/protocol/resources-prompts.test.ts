@@ -35,6 +35,7 @@ describe('resources', () => {
     const reply = await peer.request(modern(2, 'resources/templates/list'));
     expect((reply['result'] as Json)['resourceTemplates']).toEqual([
       { uriTemplate: 'fixture://files/{+path}', name: 'file' },
+      { uriTemplate: 'fixture://objects/{constructor}', name: 'object' },
       { uriTemplate: 'fixture://users/{id}', name: 'user' },
     ]);
   });
@@ -136,6 +137,7 @@ describe('prompts', () => {
     const reply = await peer.request(modern(1, 'prompts/list'));
     expect((reply['result'] as Json)['prompts']).toEqual([
       { name: 'greet', arguments: [{ name: 'name', required: true }, { name: 'style' }] },
+      { name: 'proto_args', arguments: [{ name: '__proto__', required: true }, { name: 'constructor' }] },
     ]);
   });
 
@@ -165,6 +167,23 @@ describe('prompts', () => {
   test('an argument that is not a string is -32602', async () => {
     const reply = await peer.request(modern(5, 'prompts/get', { name: 'greet', arguments: { name: 1 } }));
     expect(reply).toMatchObject({ id: 5, error: { code: -32602 } });
+  });
+
+  test('an argument named __proto__ reaches the reader as an own property, not through a setter', async () => {
+    const reply = await peer.request(
+      modern(7, 'prompts/get', { name: 'proto_args', arguments: { constructor: 'c' } }),
+    );
+    expect(reply['error']).toEqual({
+      code: -32602,
+      message: 'Invalid params: argument "__proto__" is required',
+    });
+    peer.send(
+      `${JSON.stringify(modern(8, 'prompts/get', { name: 'proto_args', arguments: {} })).replace('"arguments":{}', '"arguments":{"__proto__":"p"}')}\n`,
+    );
+    const served = await peer.nextMessage();
+    const text = ((served['result'] as Json)['messages'] as Array<{ content: { text: string } }>)[0]!.content
+      .text;
+    expect(JSON.parse(text)).toEqual({ own: ['__proto__'], proto: true });
   });
 
   test('an unknown prompt is -32602', async () => {
@@ -206,6 +225,16 @@ describe('completion/complete', () => {
       modern(3, 'completion/complete', {
         ref: { type: 'ref/prompt', name: 'greet' },
         argument: { name: 'name', value: '' },
+      }),
+    );
+    expect((reply['result'] as Json)['completion']).toEqual({ values: [], total: 0, hasMore: false });
+  });
+
+  test('a template variable named constructor finds no completer on the prototype chain', async () => {
+    const reply = await peer.request(
+      modern(5, 'completion/complete', {
+        ref: { type: 'ref/resource', uri: 'fixture://objects/{constructor}' },
+        argument: { name: 'constructor', value: '' },
       }),
     );
     expect((reply['result'] as Json)['completion']).toEqual({ values: [], total: 0, hasMore: false });

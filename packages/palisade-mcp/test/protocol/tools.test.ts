@@ -190,6 +190,9 @@ describe('tools/call results', () => {
     ['returns a cycle', 'cycle'],
     ['returns a toJSON that throws', 'throwing_tojson'],
     ['returns NaN', 'nan'],
+    ['returns a boxed NaN', 'boxed_nan'],
+    ['returns a Map', 'map_result'],
+    ['returns an invalid Date', 'invalid_date'],
     ['returns something that is not a result', 'not_a_result'],
   ])(
     'a handler that %s is answered -32603 with the request id, and the loop goes on',

@@ -30,6 +30,28 @@ describe('validation cannot hold the event loop', () => {
     expect(elapsed).toBeLessThan(5_000);
   });
 
+  test('a pattern that would build a state per character fails closed within its work budget, and the next request is answered', async () => {
+    let seed = 7;
+    const random = Array.from({ length: 1_000_000 }, () => {
+      seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+      return (seed >> 16) & 1 ? 'a' : 'b';
+    }).join('');
+    const started = Date.now();
+    peer.sendJson(modern(4, 'tools/call', { name: 'state_explosion_pattern', arguments: { s: random } }));
+    peer.sendJson(modern(5, 'tools/list'));
+    const replies = [await peer.nextMessage(20_000), await peer.nextMessage(20_000)];
+    const elapsed = Date.now() - started;
+    const byId = new Map(replies.map((message) => [message['id'], message]));
+    expect(byId.get(4)).toMatchObject({
+      result: {
+        isError: true,
+        content: [{ type: 'text', text: expect.stringContaining('could not check within its work budget') }],
+      },
+    });
+    expect(byId.get(5)).toHaveProperty('result');
+    expect(elapsed).toBeLessThan(5_000);
+  });
+
   test('a matching long argument is admitted', async () => {
     const reply = await peer.request(
       modern(3, 'tools/call', { name: 'catastrophic_pattern', arguments: { s: 'a'.repeat(100_000) } }),

@@ -12,6 +12,14 @@ import { invalidParams } from '../errors.js';
 import { HostFault } from '../host-fault.js';
 import { type Call, failure, type Outcome, result } from './call.js';
 
+/** A completer sees only the context arguments its prompt or template declares. */
+function onlyDeclared(
+  given: Record<string, string>,
+  declared: (name: string) => boolean,
+): Record<string, string> {
+  return Object.fromEntries(Object.entries(given).filter(([name]) => declared(name)));
+}
+
 export async function complete(call: Call): Promise<Outcome> {
   const { params } = call;
   const ref = params['ref'];
@@ -49,13 +57,21 @@ export async function complete(call: Call): Promise<Outcome> {
     if (declared === undefined)
       return failure(invalidParams(call.id, 'the prompt declares no such argument'));
     completer = declared.complete;
+    contextArguments = onlyDeclared(contextArguments, (name) => prompt.arguments.has(name));
   } else if (ref['type'] === 'ref/resource') {
     const template = typeof ref['uri'] === 'string' ? catalog.templatesByUri.get(ref['uri']) : undefined;
     if (template === undefined) return failure(invalidParams(call.id, 'no resource template has that URI'));
     if (!template.template.variables.some((variable) => variable.name === argument['name'])) {
       return failure(invalidParams(call.id, 'the template has no such variable'));
     }
-    completer = template.definition.complete?.[argument['name']];
+    const completers = template.definition.complete;
+    // Own properties only: a variable named `constructor` must not find Object's.
+    completer =
+      completers !== undefined && Object.hasOwn(completers, argument['name'])
+        ? completers[argument['name']]
+        : undefined;
+    const variables = new Set(template.template.variables.map((variable) => variable.name));
+    contextArguments = onlyDeclared(contextArguments, (name) => variables.has(name));
   } else {
     return failure(invalidParams(call.id, 'params.ref.type must be "ref/prompt" or "ref/resource"'));
   }

@@ -18,7 +18,7 @@ export async function getPrompt(call: Call): Promise<Outcome> {
   const given = params['arguments'] === undefined ? {} : params['arguments'];
   if (!isPlainObject(given)) return failure(invalidParams(call.id, 'params.arguments must be an object'));
 
-  const args: Record<string, string> = {};
+  const entries: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(given)) {
     const declared = prompt.arguments.get(name);
     if (declared === undefined)
@@ -26,8 +26,10 @@ export async function getPrompt(call: Call): Promise<Outcome> {
     if (typeof value !== 'string') {
       return failure(invalidParams(call.id, `argument ${JSON.stringify(declared.name)} must be a string`));
     }
-    args[declared.name] = value;
+    entries.push([declared.name, value]);
   }
+  // fromEntries defines own properties, so an argument named `__proto__` is data, not a setter call.
+  const args: Record<string, string> = Object.fromEntries(entries);
   for (const declared of prompt.arguments.values()) {
     if (declared.required === true && !Object.hasOwn(args, declared.name)) {
       return failure(invalidParams(call.id, `argument ${JSON.stringify(declared.name)} is required`));
