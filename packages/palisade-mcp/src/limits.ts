@@ -82,3 +82,22 @@ export const MAX_ECHOED_URI_CHARS = 2_048;
  * gets its answer, and a handler that ignores its signal cannot hold the process open.
  */
 export const STDIO_SHUTDOWN_GRACE_MS = 2_000;
+
+/**
+ * Default whole-body deadline for one HTTP request, in milliseconds on the monotonic clock
+ * (`performance.now()`), counted from the moment the handler is called: however the body is split,
+ * it must all arrive within this. Lapse: HTTP 408 with -32600. Also bounds an `authorize` hook
+ * that never settles.
+ */
+export const DEFAULT_HTTP_READ_TIMEOUT_MS = 15_000;
+
+/** Largest `readTimeoutMs` accepted, in milliseconds: Node's timers hold at most 2^31 - 1. */
+export const MAX_HTTP_READ_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * Thread steps one pattern test may spend building DFA states (cache misses) before validation
+ * fails closed. Patterns whose states repeat stay far below it on a 1 MiB input; one built so
+ * that every code point makes a new state (`a[ab]{999}c`) would otherwise cost input x program
+ * size, 35 s on 1 MiB (measured 2026-11-29).
+ */
+export const MAX_REGEX_WORK = 4_194_304;
