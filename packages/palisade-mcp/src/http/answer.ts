@@ -1,0 +1,135 @@
+/**
+ * From one decoded body to its HTTP answer: settle the revision (2026-07-28 `_meta`, a stateless
+ * 2025-11-25 `initialize`, or a 2025-11-25 request named by `MCP-Protocol-Version`), hold the
+ * headers to the body, run the core, and write JSON or, when the client accepts it and the
+ * request emits notifications first, an SSE stream.
+ */
+import type { ServerResponse } from 'node:http';
+import { isPlainObject } from '../options.js';
+import { handleMessage } from '../protocol/core.js';
+import { internalError } from '../protocol/errors.js';
+import { classify, errorResponse, isValidId, type JsonRpcNotification } from '../protocol/jsonrpc.js';
+import { LEGACY_REVISION, META_PROTOCOL_VERSION } from '../protocol/revisions.js';
+import { type ConnectionState, initialState } from '../protocol/state.js';
+import type { Server } from '../server.js';
+import { encodeMessage } from '../wire/encode.js';
+import type { HeaderCheck } from './header-check.js';
+import { checkLegacyVersionHeader, checkModernHeaders, PROTOCOL_VERSION_HEADER } from './header-match.js';
+import { headerValues } from './header-values.js';
+import { lateRefusal, publishRefusal } from './refusals.js';
+import { SSE_HEADERS, sseEvent, writeEmpty, writeJson } from './respond.js';
+import { statusOf } from './status.js';
+
+export interface AnswerInput {
+  readonly server: Server;
+  readonly message: Record<string, unknown>;
+  readonly rawHeaders: readonly string[];
+  readonly auth: unknown;
+  /** The client named `text/event-stream` in Accept. */
+  readonly mayStream: boolean;
+  readonly reportFault: (description: string, cause: unknown) => void;
+}
+
+const LEGACY_STATE: ConnectionState = Object.freeze({
+  transport: 'http',
+  legacy: Object.freeze({ clientCapabilities: Object.freeze({}), initialized: true }),
+});
+
+type Settled =
+  | { readonly kind: 'run'; readonly state: ConnectionState; readonly modern: boolean }
+  | { readonly kind: 'mismatch'; readonly check: Extract<HeaderCheck, { ok: false }> };
+
+/**
+ * A body that is no valid envelope goes straight to the core, which refuses it (envelope before
+ * header match, spec-notes item 12). Without modern `_meta`, an `initialize` or a 2025-11-25
+ * version header, the core answers too: -32602 naming `_meta`, with 400.
+ */
+function settle(input: AnswerInput): Settled {
+  const { message, rawHeaders, server } = input;
+  const sorted = classify(message);
+  if (sorted.kind === 'refused') return { kind: 'run', state: initialState('http'), modern: false };
+  const { method, params } = sorted.message;
+  const meta = params?.['_meta'];
+  if (isPlainObject(meta) && Object.hasOwn(meta, META_PROTOCOL_VERSION)) {
+    const name = params?.['name'];
+    const headerFields =
+      method === 'tools/call' && typeof name === 'string'
+        ? server.catalog.tools?.get(name)?.headerFields
+        : undefined;
+    const check = checkModernHeaders({
+      rawHeaders,
+      message: { method, params, isNotification: sorted.kind === 'notification' },
+      headerFields,
+    });
+    if (!check.ok) return { kind: 'mismatch', check };
+    return { kind: 'run', state: initialState('http'), modern: true };
+  }
+  if (method === 'initialize') return { kind: 'run', state: initialState('http'), modern: false };
+  if (
+    headerValues(rawHeaders, PROTOCOL_VERSION_HEADER).length > 0 &&
+    server.supportedVersions.includes(LEGACY_REVISION)
+  ) {
+    const check = checkLegacyVersionHeader(rawHeaders, LEGACY_REVISION);
+    if (!check.ok) return { kind: 'mismatch', check };
+    return { kind: 'run', state: LEGACY_STATE, modern: false };
+  }
+  return { kind: 'run', state: initialState('http'), modern: false };
+}
+
+export function answer(input: AnswerInput, res: ServerResponse): void {
+  const settled = settle(input);
+  if (settled.kind === 'mismatch') {
+    const id = isValidId(input.message['id']) ? input.message['id'] : undefined;
+    publishRefusal(lateRefusal('header-mismatch', 400, -32020, settled.check.message));
+    writeJson(res, 400, JSON.stringify(errorResponse(id, -32020, settled.check.message)));
+    return;
+  }
+  const controller = new AbortController();
+  let gone = false;
+  let streaming = false;
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    gone = true;
+    // 2026-07-28: closing the response is the cancel. 2025-11-25: a disconnect is not one.
+    if (settled.modern) controller.abort();
+  });
+  const emit = (notification: JsonRpcNotification): void => {
+    if (gone || !input.mayStream) return;
+    const encoded = encodeMessage(notification);
+    if (!encoded.ok) {
+      input.reportFault(`a notification could not be serialized: ${encoded.reason}`, undefined);
+      return;
+    }
+    if (!streaming) {
+      streaming = true;
+      res.writeHead(200, SSE_HEADERS);
+    }
+    res.write(sseEvent(encoded.text));
+  };
+  const exchange = handleMessage(input.server, settled.state, input.message, {
+    signal: controller.signal,
+    auth: input.auth,
+    emit,
+    reportFault: input.reportFault,
+  });
+  void exchange.response.then((response) => {
+    if (gone) return;
+    if (response === undefined) {
+      if (streaming) res.end();
+      else writeEmpty(res, 202);
+      return;
+    }
+    let status = statusOf(response, exchange.stage);
+    let encoded = encodeMessage(response);
+    if (!encoded.ok) {
+      input.reportFault(`a response could not be serialized: ${encoded.reason}`, undefined);
+      encoded = encodeMessage(internalError('id' in response ? response.id : undefined));
+      status = 500;
+    }
+    const text = encoded.ok
+      ? encoded.text
+      : '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}';
+    if (streaming) res.end(sseEvent(text));
+    else writeJson(res, status, text);
+  });
+}

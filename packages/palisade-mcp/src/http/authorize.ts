@@ -1,0 +1,75 @@
+/**
+ * Running the host's `authorize` / `authorizeBody` hooks and judging what they return. Only an
+ * awaited `{ ok: true }` admits: `true`, `undefined`, a thrown error or a promise that does not
+ * settle before the read deadline never does. A refusal's `reason` goes to the host's log only.
+ */
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { AuthorizeRequest, AuthorizeResult } from './http-options.js';
+import { isSafeHeaderValue } from './respond.js';
+
+export type Verdict =
+  | { readonly kind: 'admit'; readonly auth: unknown }
+  | {
+      readonly kind: 'refuse';
+      readonly status: 401 | 403 | 429;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly reason: string | undefined;
+    }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'fault'; readonly cause: unknown };
+
+export function authorizeRequest(req: IncomingMessage): AuthorizeRequest {
+  const headers: Record<string, string | string[] | undefined> = Object.create(null);
+  for (const [name, value] of Object.entries(req.headers)) {
+    headers[name] = Array.isArray(value) ? [...value] : value;
+  }
+  return Object.freeze({
+    method: req.method ?? '',
+    headers: Object.freeze(headers),
+    rawHeaders: Object.freeze([...req.rawHeaders]),
+    remoteAddress: req.socket.remoteAddress,
+  });
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+function judge(result: unknown): Verdict {
+  if (typeof result !== 'object' || result === null) {
+    return { kind: 'refuse', status: 403, headers: {}, reason: 'authorize returned no { ok } object' };
+  }
+  const record = result as Record<string, unknown>;
+  if (record['ok'] === true) return { kind: 'admit', auth: record['auth'] };
+  const status = record['status'] === 401 || record['status'] === 429 ? record['status'] : 403;
+  const given = record['headers'];
+  const headers: Record<string, string> = {};
+  if (typeof given === 'object' && given !== null) {
+    const source = given as Record<string, unknown>;
+    if (status === 401 && isSafeHeaderValue(source['www-authenticate'])) {
+      headers['www-authenticate'] = source['www-authenticate'];
+    }
+    if (status === 429 && isSafeHeaderValue(source['retry-after']))
+      headers['retry-after'] = source['retry-after'];
+  }
+  const reason = typeof record['reason'] === 'string' ? record['reason'] : undefined;
+  return { kind: 'refuse', status, headers, reason };
+}
+
+/** Runs `hook` bounded by `deadline` (monotonic ms). Reading the result may run host getters, so it is guarded too. */
+export async function runAuthorize(hook: () => unknown, deadline: number): Promise<Verdict> {
+  let timer: NodeJS.Timeout | undefined;
+  const lapse = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, deadline - performance.now()));
+  });
+  try {
+    const result = await Promise.race([Promise.resolve().then(hook), lapse]);
+    if (result === TIMED_OUT) return { kind: 'timeout' };
+    return judge(result);
+  } catch (cause) {
+    return { kind: 'fault', cause };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export type { AuthorizeResult };

@@ -1,0 +1,160 @@
+/**
+ * Streamable HTTP (HTTP/1.1), stateless, for `node:http`: `http.createServer(createHttpHandler(server, options))`,
+ * mountable at any path (the URL is not read). Checks run in a fixed order, each before the next
+ * costs anything, and everything decided before the body is read closes the connection without
+ * reading it:
+ *
+ *   1. Host (421; two Host lines 400)     5. Accept admits application/json (406)
+ *   2. Origin (403)                       6. Content-Type application/json (415)
+ *   3. method POST (405, Allow: POST)     7. Content-Length present, no Transfer-Encoding (411), ≤ 1 MiB (413)
+ *   4. authorize (401/403/429; 500)       8. body read under one whole-body deadline (408)
+ *
+ * then `authorizeBody` (403), the bounded JSON reader (400), the header–body match (400 -32020)
+ * and the core.
+ *
+ * `Expect: 100-continue`: a plain `http.createServer(handler)` has Node write `100 Continue`
+ * before the handler is even called, inviting a body the handler may then refuse. A host that
+ * wants the invitation sent only after checks 1–7 passes `handler.checkContinue` to
+ * `server.on('checkContinue', ...)`; Node then calls it instead of writing 100 itself.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { MAX_MESSAGE_BYTES } from '../limits.js';
+import type { Server } from '../server.js';
+import { readJsonMessage } from '../wire/json-reader.js';
+import { answer } from './answer.js';
+import { authorizeRequest, runAuthorize } from './authorize.js';
+import { checkHost, originAllowed } from './host-origin.js';
+import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from './http-options.js';
+import { isJsonContentType, readAccept } from './media.js';
+import { readBody } from './read-body.js';
+import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS } from './refusals.js';
+import { writeRefusal } from './respond.js';
+
+export type { AuthorizeRequest, AuthorizeResult, HttpHandlerOptions, HttpLogEvent } from './http-options.js';
+export { HTTP_REFUSAL_CHANNEL } from './refusals.js';
+
+export interface HttpHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** For `server.on('checkContinue', handler.checkContinue)`: sends `100 Continue` only once checks 1–7 pass. */
+  readonly checkContinue: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+const DECIMAL = /^[0-9]+$/;
+
+export function createHttpHandler(server: Server, options: HttpHandlerOptions): HttpHandler {
+  const checked = checkHttpOptions(options);
+  const run = (req: IncomingMessage, res: ServerResponse, invite: boolean): void => {
+    serve(server, checked, req, res, invite).catch((cause: unknown) => {
+      // A bug of ours must not become an unhandled rejection and a request left hanging.
+      checked.onFault('the HTTP transport failed while answering', cause);
+      if (res.headersSent) res.destroy();
+      else writeRefusal(res, REFUSALS.transportFault);
+    });
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse): void => run(req, res, false);
+  return Object.assign(handler, {
+    checkContinue: (req: IncomingMessage, res: ServerResponse): void => run(req, res, true),
+  });
+}
+
+async function serve(
+  server: Server,
+  options: CheckedHttpOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  invite: boolean,
+): Promise<void> {
+  // One budget for the whole exchange up to the last body byte, on the monotonic clock.
+  const deadline = performance.now() + options.readTimeoutMs;
+  const raw = req.rawHeaders;
+  const refuse = (refusal: HttpRefusal, headers: Record<string, string> = {}, reason?: string): void => {
+    publishRefusal(refusal);
+    options.onLog(
+      reason === undefined
+        ? { kind: 'refusal', rule: refusal.rule, status: refusal.status }
+        : { kind: 'refusal', rule: refusal.rule, status: refusal.status, reason },
+    );
+    writeRefusal(res, refusal, headers);
+  };
+
+  const host = checkHost(raw, options.allowedHosts);
+  if (host === 'repeated') return refuse(REFUSALS.hostRepeated);
+  if (host === 'not-allowed') return refuse(REFUSALS.hostNotAllowed);
+  if (!originAllowed(raw, options.allowedOrigins)) return refuse(REFUSALS.originNotAllowed);
+  if (req.method !== 'POST') return refuse(REFUSALS.method, { allow: 'POST' });
+
+  const request = authorizeRequest(req);
+  const verdict = await runAuthorize(() => options.authorize(request), deadline);
+  if (verdict.kind === 'fault') {
+    options.onFault('authorize threw or rejected', verdict.cause);
+    return refuse(REFUSALS.authorizeFault);
+  }
+  if (verdict.kind === 'timeout')
+    return refuse(REFUSALS.authorizeTimeout, {}, 'authorize did not settle before the read deadline');
+  if (verdict.kind === 'refuse') {
+    const refusal =
+      verdict.status === 401
+        ? REFUSALS.unauthorized
+        : verdict.status === 429
+          ? REFUSALS.tooMany
+          : REFUSALS.forbidden;
+    return refuse(refusal, verdict.headers, verdict.reason);
+  }
+
+  const accept = readAccept(raw);
+  if (!accept.json) return refuse(REFUSALS.notAcceptable);
+  if (!isJsonContentType(raw)) return refuse(REFUSALS.mediaType);
+  if (req.headers['transfer-encoding'] !== undefined) return refuse(REFUSALS.chunked);
+  const length = req.headers['content-length'];
+  if (length === undefined || !DECIMAL.test(length)) return refuse(REFUSALS.noLength);
+  if (Number(length) > MAX_MESSAGE_BYTES) return refuse(REFUSALS.tooLarge);
+
+  // A body parser mounted in front of us already consumed the stream: a parse error would blame the client.
+  if (req.readableEnded || Reflect.get(req, 'body') !== undefined) {
+    options.onFault(
+      'the request body was consumed before palisade saw it: mount palisade before any body parser',
+      undefined,
+    );
+    return refuse(REFUSALS.misuse);
+  }
+  if (invite) res.writeContinue();
+
+  const body = await readBody(req, MAX_MESSAGE_BYTES, deadline);
+  if (!body.ok) {
+    if (body.reason === 'timeout') return refuse(REFUSALS.readTimeout);
+    if (body.reason === 'too-large') return refuse(REFUSALS.tooLarge);
+    return; // The client went away: nobody to answer, and no fault of the host's.
+  }
+
+  if (options.authorizeBody !== undefined) {
+    const hook = options.authorizeBody;
+    const bodyVerdict = await runAuthorize(() => hook(request, new Uint8Array(body.bytes)), deadline);
+    if (bodyVerdict.kind === 'fault') {
+      options.onFault('authorizeBody threw or rejected', bodyVerdict.cause);
+      return refuse(REFUSALS.authorizeBodyFault);
+    }
+    if (bodyVerdict.kind !== 'admit') {
+      return refuse(
+        REFUSALS.authorizeBody,
+        {},
+        bodyVerdict.kind === 'refuse' ? bodyVerdict.reason : 'authorizeBody did not settle',
+      );
+    }
+  }
+
+  const read = readJsonMessage(body.bytes);
+  if (!read.ok) return refuse(lateRefusal(read.refusal.rule, 400, read.refusal.code, read.refusal.message));
+
+  answer(
+    {
+      server,
+      message: read.value,
+      rawHeaders: raw,
+      auth: verdict.auth,
+      mayStream: accept.eventStream,
+      reportFault: options.onFault,
+    },
+    res,
+  );
+}

@@ -1,0 +1,160 @@
+/**
+ * The options of `createHttpHandler`, checked once at construction so nothing is re-validated per
+ * request. `authorize`, `allowedOrigins` and `allowedHosts` have no defaults: a handler mounted by
+ * hand cannot know which names and origins are its own, and guessing would open DNS rebinding and
+ * cross-origin POSTs.
+ */
+import { invalidOption } from '../errors.js';
+import { DEFAULT_HTTP_READ_TIMEOUT_MS, MAX_HTTP_READ_TIMEOUT_MS } from '../limits.js';
+import {
+  isPlainObject,
+  refuseUnknownKeys,
+  requireArray,
+  requireFunction,
+  requireInteger,
+} from '../options.js';
+
+/** What `authorize` and `authorizeBody` see: never the body stream. */
+export interface AuthorizeRequest {
+  readonly method: string;
+  /** A null-prototype copy of `req.headers`. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly rawHeaders: readonly string[];
+  readonly remoteAddress: string | undefined;
+}
+
+export interface AuthorizeAdmit {
+  readonly ok: true;
+  /** Reaches handlers as `ctx.auth`. */
+  readonly auth?: unknown;
+}
+
+export interface AuthorizeRefusal {
+  readonly ok: false;
+  /** Default 403. */
+  readonly status?: 401 | 403 | 429;
+  /** `www-authenticate` is sent with 401 only, `retry-after` with 429 only. */
+  readonly headers?: { readonly 'www-authenticate'?: string; readonly 'retry-after'?: string };
+  /** For the host's log (`onLog`); never sent to the client. */
+  readonly reason?: string;
+}
+
+export type AuthorizeResult = AuthorizeAdmit | AuthorizeRefusal;
+
+export type Authorize = (request: AuthorizeRequest) => AuthorizeResult | Promise<AuthorizeResult>;
+export type AuthorizeBody = (
+  request: AuthorizeRequest,
+  bytes: Uint8Array,
+) => AuthorizeResult | Promise<AuthorizeResult>;
+
+/** One transport refusal, for the host's log. Carries no client byte; `reason` is the host's own text. */
+export interface HttpLogEvent {
+  readonly kind: 'refusal';
+  readonly rule: string;
+  readonly status: number;
+  readonly reason?: string;
+}
+
+export interface HttpHandlerOptions {
+  readonly authorize: Authorize;
+  /** Exact origins (`https://app.example`), compared case-insensitively, or `'any'`. */
+  readonly allowedOrigins: readonly string[] | 'any';
+  /** Host names (ports ignored), compared case-insensitively, or `'any'`. */
+  readonly allowedHosts: readonly string[] | 'any';
+  readonly authorizeBody?: AuthorizeBody;
+  /** Whole-body deadline in ms. Default 15,000. */
+  readonly readTimeoutMs?: number;
+  readonly onFault?: (description: string, cause: unknown) => void;
+  readonly onLog?: (event: HttpLogEvent) => void;
+}
+
+export interface CheckedHttpOptions {
+  readonly authorize: Authorize;
+  /** Lower-cased; undefined means any. */
+  readonly allowedOrigins: ReadonlySet<string> | undefined;
+  /** Lower-cased, brackets removed; undefined means any. */
+  readonly allowedHosts: ReadonlySet<string> | undefined;
+  readonly authorizeBody: AuthorizeBody | undefined;
+  readonly readTimeoutMs: number;
+  readonly onFault: (description: string, cause: unknown) => void;
+  readonly onLog: (event: HttpLogEvent) => void;
+}
+
+const HTTP_KEYS = [
+  'authorize',
+  'allowedOrigins',
+  'allowedHosts',
+  'authorizeBody',
+  'readTimeoutMs',
+  'onFault',
+  'onLog',
+] as const;
+
+const LOOPBACK_HINT = "['localhost', '127.0.0.1', '::1']";
+
+function defaultFault(description: string, cause: unknown): void {
+  const detail = cause instanceof Error && typeof cause.stack === 'string' ? `\n${cause.stack}` : '';
+  process.stderr.write(`palisade: host fault: ${description}${detail}\n`);
+}
+
+function defaultLog(event: HttpLogEvent): void {
+  const reason = event.reason === undefined ? '' : ` (${event.reason})`;
+  process.stderr.write(`palisade: http refusal ${event.rule} ${event.status}${reason}\n`);
+}
+
+/** `[::1]` and `::1` name the same host; names compare in lower case. */
+export function normalizeHostName(name: string): string {
+  const lowered = name.toLowerCase();
+  return lowered.startsWith('[') && lowered.endsWith(']') ? lowered.slice(1, -1) : lowered;
+}
+
+function stringList(
+  value: unknown,
+  path: string,
+  normalize: (entry: string) => string,
+): ReadonlySet<string> | undefined {
+  if (value === 'any') return undefined;
+  const list = requireArray(value, path);
+  const set = new Set<string>();
+  for (const [index, entry] of list.entries()) {
+    if (typeof entry !== 'string' || entry.length === 0) {
+      throw invalidOption(
+        `${path}[${index}]`,
+        "must be a non-empty string (or pass the whole option as 'any')",
+      );
+    }
+    set.add(normalize(entry));
+  }
+  return set;
+}
+
+export function checkHttpOptions(options: unknown): CheckedHttpOptions {
+  if (!isPlainObject(options)) throw invalidOption('http options', 'must be a plain object');
+  refuseUnknownKeys(options, HTTP_KEYS, '');
+  if (options['authorize'] === undefined) {
+    throw invalidOption('authorize', 'is required: pass a function that admits or refuses each request');
+  }
+  if (options['allowedOrigins'] === undefined) {
+    throw invalidOption('allowedOrigins', "is required: pass the exact origins allowed to call, or 'any'");
+  }
+  if (options['allowedHosts'] === undefined) {
+    throw invalidOption(
+      'allowedHosts',
+      `is required when the handler is mounted by hand; for a loopback server pass ${LOOPBACK_HINT}`,
+    );
+  }
+  const optionalFunction = <T extends (...args: never[]) => unknown>(key: string): T | undefined =>
+    options[key] === undefined ? undefined : requireFunction<T>(options[key], key);
+  return {
+    authorize: requireFunction<Authorize>(options['authorize'], 'authorize'),
+    allowedOrigins: stringList(options['allowedOrigins'], 'allowedOrigins', (entry) => entry.toLowerCase()),
+    allowedHosts: stringList(options['allowedHosts'], 'allowedHosts', normalizeHostName),
+    authorizeBody: optionalFunction<AuthorizeBody>('authorizeBody'),
+    readTimeoutMs:
+      options['readTimeoutMs'] === undefined
+        ? DEFAULT_HTTP_READ_TIMEOUT_MS
+        : requireInteger(options['readTimeoutMs'], 'readTimeoutMs', 1, MAX_HTTP_READ_TIMEOUT_MS),
+    onFault: optionalFunction<CheckedHttpOptions['onFault']>('onFault') ?? defaultFault,
+    onLog: optionalFunction<CheckedHttpOptions['onLog']>('onLog') ?? defaultLog,
+  };
+}

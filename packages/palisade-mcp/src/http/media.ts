@@ -1,0 +1,73 @@
+/**
+ * `Accept` and `Content-Type` as RFC 9110 defines them: media ranges with parameters and q-values.
+ * For each type we ask about, the most specific matching range decides its q; q=0 excludes it.
+ */
+import { asciiLowerCase, headerValues } from './header-values.js';
+
+interface MediaRange {
+  readonly type: string;
+  readonly subtype: string;
+  readonly q: number;
+}
+
+const Q_VALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+function parseRanges(values: readonly string[]): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  for (const element of values.join(',').split(',')) {
+    const [range, ...params] = element.split(';');
+    const [type, subtype, extra] = asciiLowerCase((range ?? '').trim()).split('/');
+    if (type === undefined || subtype === undefined || extra !== undefined || type === '' || subtype === '')
+      continue;
+    let q = 1;
+    for (const param of params) {
+      const eq = param.indexOf('=');
+      if (eq === -1 || asciiLowerCase(param.slice(0, eq).trim()) !== 'q') continue;
+      const text = param.slice(eq + 1).trim();
+      // A malformed q makes the range unusable rather than silently weight 1.
+      q = Q_VALUE.test(text) ? Number(text) : 0;
+    }
+    ranges.push({ type: type.trim(), subtype: subtype.trim(), q });
+  }
+  return ranges;
+}
+
+function accepts(ranges: readonly MediaRange[], type: string, subtype: string): boolean {
+  let best: { specificity: number; q: number } | undefined;
+  for (const range of ranges) {
+    let specificity: number;
+    if (range.type === type && range.subtype === subtype) specificity = 2;
+    else if (range.type === type && range.subtype === '*') specificity = 1;
+    else if (range.type === '*' && range.subtype === '*') specificity = 0;
+    else continue;
+    if (best === undefined || specificity > best.specificity) best = { specificity, q: range.q };
+  }
+  return best !== undefined && best.q > 0;
+}
+
+export interface AcceptVerdict {
+  readonly json: boolean;
+  readonly eventStream: boolean;
+}
+
+/**
+ * An absent `Accept` means "anything" (RFC 9110 §12.5.1), so JSON is admitted; a stream is sent
+ * only to a client that named `text/event-stream` (or a wildcard covering it) itself.
+ */
+export function readAccept(rawHeaders: readonly string[]): AcceptVerdict {
+  const values = headerValues(rawHeaders, 'accept');
+  if (values.length === 0) return { json: true, eventStream: false };
+  const ranges = parseRanges(values);
+  return {
+    json: accepts(ranges, 'application', 'json'),
+    eventStream: accepts(ranges, 'text', 'event-stream'),
+  };
+}
+
+/** Exactly one `Content-Type` line whose type is `application/json`; parameters (`charset=utf-8`) are allowed. */
+export function isJsonContentType(rawHeaders: readonly string[]): boolean {
+  const values = headerValues(rawHeaders, 'content-type');
+  if (values.length !== 1) return false;
+  const type = asciiLowerCase((values[0]!.split(';')[0] ?? '').trim());
+  return type === 'application/json';
+}

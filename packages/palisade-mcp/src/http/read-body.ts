@@ -1,0 +1,62 @@
+/**
+ * Reads one request body under a byte cap and one whole-body deadline. The deadline is an
+ * absolute point on the monotonic clock (`performance.now()`), so however the client splits or
+ * dribbles its bytes it gets one budget in total, not one per chunk; the clock is read again each
+ * time bytes arrive and at the end, so a body completed late is never served.
+ */
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+export type BodyRead =
+  | { readonly ok: true; readonly bytes: Buffer }
+  | { readonly ok: false; readonly reason: 'timeout' | 'too-large' | 'aborted' };
+
+export function readBody(req: IncomingMessage, cap: number, deadline: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let done = false;
+    const finish = (result: BodyRead): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onAbort);
+      resolve(result);
+    };
+    const timer = setTimeout(
+      () => finish({ ok: false, reason: 'timeout' }),
+      Math.max(0, deadline - performance.now()),
+    );
+    function onData(chunk: Buffer): void {
+      if (performance.now() > deadline) {
+        finish({ ok: false, reason: 'timeout' });
+        return;
+      }
+      total += chunk.length;
+      // Node's parser stops at Content-Length, which was checked against the cap; this holds anyway.
+      if (total > cap) {
+        finish({ ok: false, reason: 'too-large' });
+        return;
+      }
+      chunks.push(chunk);
+    }
+    function onEnd(): void {
+      if (performance.now() > deadline) {
+        finish({ ok: false, reason: 'timeout' });
+        return;
+      }
+      finish({ ok: true, bytes: Buffer.concat(chunks, total) });
+    }
+    // A client that goes away mid-body is no fault of the host's: it simply gets no answer.
+    function onAbort(): void {
+      finish({ ok: false, reason: 'aborted' });
+    }
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onAbort);
+  });
+}

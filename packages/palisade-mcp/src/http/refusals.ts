@@ -1,0 +1,84 @@
+/**
+ * Every refusal the HTTP transport answers itself, worded once: each message is a constant, so
+ * none can carry a client byte. `early` refusals are decided before the body is read; they close
+ * the connection rather than read (or drain) a body on the caller's behalf.
+ */
+import { channel } from 'node:diagnostics_channel';
+import { MAX_MESSAGE_BYTES } from '../limits.js';
+
+/** One event per refusal: `{ rule, status, code }`, never a client byte. */
+export const HTTP_REFUSAL_CHANNEL = 'palisade:http-refusal';
+const refusalChannel = channel(HTTP_REFUSAL_CHANNEL);
+
+export interface HttpRefusal {
+  readonly rule: string;
+  readonly status: number;
+  readonly code: number;
+  readonly message: string;
+  readonly early: boolean;
+}
+
+function early(rule: string, status: number, code: number, message: string): HttpRefusal {
+  return Object.freeze({ rule, status, code, message, early: true });
+}
+
+export const REFUSALS = Object.freeze({
+  hostRepeated: early('host-repeated', 400, -32600, 'Invalid request: more than one Host header'),
+  hostNotAllowed: early('host-not-allowed', 421, -32600, 'Invalid request: Host not allowed'),
+  originNotAllowed: early('origin-not-allowed', 403, -32600, 'Invalid request: Origin not allowed'),
+  method: early('method-not-allowed', 405, -32600, 'Invalid request: only POST is served here'),
+  unauthorized: early('authorize', 401, -32600, 'Unauthorized'),
+  forbidden: early('authorize', 403, -32600, 'Forbidden'),
+  tooMany: early('authorize', 429, -32600, 'Too many requests'),
+  authorizeTimeout: early('authorize-timeout', 403, -32600, 'Forbidden'),
+  authorizeFault: early('authorize-fault', 500, -32603, 'Internal error'),
+  notAcceptable: early('not-acceptable', 406, -32600, 'Invalid request: Accept must admit application/json'),
+  mediaType: early(
+    'unsupported-media-type',
+    415,
+    -32600,
+    'Invalid request: Content-Type must be application/json',
+  ),
+  chunked: early(
+    'length-required',
+    411,
+    -32600,
+    'Invalid request: Transfer-Encoding is not accepted; send Content-Length',
+  ),
+  noLength: early('length-required', 411, -32600, 'Invalid request: Content-Length is required'),
+  tooLarge: early('too-large', 413, -32600, `Invalid request: message exceeds ${MAX_MESSAGE_BYTES} bytes`),
+  // Decided while reading: the body is half read, so the connection cannot be reused either.
+  readTimeout: early(
+    'read-timeout',
+    408,
+    -32600,
+    'Invalid request: the body did not arrive within the read deadline',
+  ),
+  misuse: early('body-already-read', 500, -32603, 'Internal error'),
+  transportFault: early('transport-fault', 500, -32603, 'Internal error'),
+  authorizeBody: Object.freeze({
+    rule: 'authorize-body',
+    status: 403,
+    code: -32600,
+    message: 'Forbidden',
+    early: false,
+  }),
+  authorizeBodyFault: Object.freeze({
+    rule: 'authorize-body-fault',
+    status: 500,
+    code: -32603,
+    message: 'Internal error',
+    early: false,
+  }),
+}) satisfies Record<string, HttpRefusal>;
+
+/** A refusal decided after the body was read: the connection stays usable. */
+export function lateRefusal(rule: string, status: number, code: number, message: string): HttpRefusal {
+  return Object.freeze({ rule, status, code, message, early: false });
+}
+
+export function publishRefusal(refusal: HttpRefusal): void {
+  if (refusalChannel.hasSubscribers) {
+    refusalChannel.publish({ rule: refusal.rule, status: refusal.status, code: refusal.code });
+  }
+}

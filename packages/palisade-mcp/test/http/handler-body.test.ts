@@ -1,0 +1,206 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import type { HttpHandlerOptions } from '../../src/http/handler.js';
+import {
+  exchange,
+  type Mounted,
+  modernRequest,
+  mountHandler,
+  post,
+  RawClient,
+} from '../support/http-peer.js';
+
+const LIST = modernRequest(1, 'tools/list');
+
+let mounted: Mounted | undefined;
+afterEach(async () => {
+  await mounted?.close();
+  mounted = undefined;
+});
+
+async function serveWith(options: Partial<HttpHandlerOptions> = {}, checkContinue = false): Promise<number> {
+  mounted = await mountHandler(options, { checkContinue });
+  return mounted.port;
+}
+
+/** A tools/call of `echo` whose body is exactly `size` bytes. */
+function echoOfSize(size: number): { body: string; headers: Record<string, unknown> } {
+  const skeleton = modernRequest(7, 'tools/call', { name: 'echo', arguments: { text: '' } });
+  const body = skeleton.body.replace('"text":""', `"text":"${'a'.repeat(size - skeleton.body.length)}"`);
+  expect(Buffer.byteLength(body)).toBe(size);
+  return { body, headers: skeleton.headers };
+}
+
+describe('reading the body', () => {
+  test('a body of exactly 1,048,576 bytes is read and answered', async () => {
+    const port = await serveWith();
+    const request = echoOfSize(1_048_576);
+    const reply = await exchange(port, post(request.body, request.headers));
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toMatchObject({ id: 7, result: {} });
+    reply.client.end();
+  });
+
+  test('a body that stops arriving is answered 408 naming the deadline, and the connection is closed', async () => {
+    const port = await serveWith({ readTimeoutMs: 300 });
+    const reply = await exchange(port, post(LIST.body, LIST.headers).slice(0, -10));
+    expect(reply.statusLine).toBe('HTTP/1.1 408 Request Timeout');
+    expect(reply.headers['connection']).toBe('close');
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid request: the body did not arrive within the read deadline' },
+    });
+    await reply.client.closed;
+  });
+
+  test('the deadline covers the whole body however it is split: steady small chunks still lapse', async () => {
+    const port = await serveWith({ readTimeoutMs: 300 });
+    const bytes = post(LIST.body, LIST.headers);
+    const headEnd = bytes.indexOf('\r\n\r\n') + 4;
+    const client = new RawClient(port);
+    client.send(bytes.slice(0, headEnd));
+    // One byte every 50 ms: each gap is far inside the deadline, the total (~6 s) far beyond it.
+    const body = bytes.slice(headEnd);
+    let sent = 0;
+    const drip = setInterval(() => {
+      if (sent < body.length && !client.socket.destroyed) client.send(body[sent++] ?? '');
+    }, 50);
+    const reply = await client.response();
+    clearInterval(drip);
+    expect(reply.status).toBe(408);
+    expect(sent).toBeLessThan(body.length);
+    client.end();
+  });
+
+  test('a body that is not JSON is answered 400 with the reader’s code and message, and the connection stays open', async () => {
+    const port = await serveWith();
+    const client = new RawClient(port);
+    client.send(post('{"jsonrpc":', LIST.headers));
+    const first = await client.response();
+    expect(first.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(first.headers['connection']).not.toBe('close');
+    expect(JSON.parse(first.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: message is not valid JSON' },
+    });
+    client.send(post(LIST.body, LIST.headers));
+    const second = await client.response();
+    expect(second.status).toBe(200);
+    client.end();
+  });
+
+  test('a batch is answered 400 with -32600', async () => {
+    const port = await serveWith();
+    const reply = await exchange(port, post(`[${LIST.body}]`, LIST.headers));
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid request: batch (array) messages are not supported' },
+    });
+    reply.client.end();
+  });
+
+  test('authorizeBody sees the exact bytes, and its refusal is 403 on a connection that stays open', async () => {
+    const seen: string[] = [];
+    const port = await serveWith({
+      authorizeBody: (_request, bytes) => {
+        seen.push(Buffer.from(bytes).toString('utf8'));
+        return seen.length === 1 ? { ok: false, reason: 'not this one' } : { ok: true };
+      },
+    });
+    const client = new RawClient(port);
+    client.send(post(LIST.body, LIST.headers));
+    const first = await client.response();
+    expect(first.statusLine).toBe('HTTP/1.1 403 Forbidden');
+    expect(first.headers['connection']).not.toBe('close');
+    expect(seen).toEqual([LIST.body]);
+    client.send(post(LIST.body, LIST.headers));
+    expect((await client.response()).status).toBe(200);
+    client.end();
+  });
+
+  test('a refusal before the read closes the connection: a second request on it is not answered', async () => {
+    const port = await serveWith();
+    const client = new RawClient(port);
+    client.send(
+      post(LIST.body, { ...LIST.headers, Origin: 'http://evil.example' }) + post(LIST.body, LIST.headers),
+    );
+    const first = await client.response();
+    expect(first.status).toBe(403);
+    await client.closed;
+    expect(client.text().match(/HTTP\/1\.1 /g)).toHaveLength(1);
+  });
+});
+
+describe('how Node frames what the handler never sees', () => {
+  test.each([
+    ['a non-numeric Content-Length', { 'Content-Length': 'abc' }],
+    ['two Content-Length lines that disagree', { 'Content-Length': ['64', '5'] }],
+    ['two Content-Length lines that agree', { 'Content-Length': ['64', '64'] }],
+    ['a signed Content-Length', { 'Content-Length': '+64' }],
+    ['Content-Length with Transfer-Encoding', { 'Transfer-Encoding': 'chunked' }],
+  ])('%s is refused 400 by Node’s parser before the handler runs', async (_name, headers) => {
+    let called = false;
+    const port = await serveWith({
+      authorize: () => {
+        called = true;
+        return { ok: true };
+      },
+    });
+    const client = new RawClient(port);
+    client.send(post(LIST.body, { ...LIST.headers, ...headers }));
+    await client.closed;
+    expect(client.text()).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    expect(called).toBe(false);
+  });
+});
+
+describe('Expect: 100-continue', () => {
+  const expecting = (extra: Record<string, unknown> = {}) =>
+    post('', {
+      ...LIST.headers,
+      Expect: '100-continue',
+      'Content-Length': Buffer.byteLength(LIST.body),
+      ...extra,
+    });
+
+  test('mounted plainly, Node writes 100 Continue before the handler can refuse', async () => {
+    const port = await serveWith();
+    const client = new RawClient(port);
+    client.send(expecting({ Origin: 'http://evil.example' }));
+    const reply = await client.response();
+    expect(reply.status).toBe(403);
+    expect(client.text().startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 403 Forbidden\r\n')).toBe(true);
+    client.end();
+  });
+
+  test('with checkContinue, a caller about to be refused is never invited to send its body', async () => {
+    const port = await serveWith({}, true);
+    const client = new RawClient(port);
+    client.send(expecting({ Origin: 'http://evil.example' }));
+    const reply = await client.response();
+    expect(reply.status).toBe(403);
+    await client.closed;
+    expect(client.text()).not.toContain('100 Continue');
+  });
+
+  test('with checkContinue, an oversized Content-Length is refused 413 without 100 Continue', async () => {
+    const port = await serveWith({}, true);
+    const client = new RawClient(port);
+    client.send(expecting({ 'Content-Length': 1_048_577 }));
+    expect((await client.response()).status).toBe(413);
+    await client.closed;
+    expect(client.text()).not.toContain('100 Continue');
+  });
+
+  test('with checkContinue, an admitted caller gets 100 Continue and then its answer', async () => {
+    const port = await serveWith({}, true);
+    const client = new RawClient(port);
+    client.send(expecting());
+    await client.until((text) => text.includes('\r\n\r\n'));
+    expect(client.text()).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+    client.send(LIST.body);
+    const reply = await client.response();
+    expect(reply.status).toBe(200);
+    client.end();
+  });
+});
