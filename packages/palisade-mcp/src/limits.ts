@@ -101,3 +101,36 @@ export const MAX_HTTP_READ_TIMEOUT_MS = 2_147_483_647;
  * size, 35 s on 1 MiB (measured 2026-11-29).
  */
 export const MAX_REGEX_WORK = 4_194_304;
+
+/**
+ * `serve()`: how long a new connection may take to send enough bytes to tell HTTP/2 (the 24-byte
+ * preface) from HTTP/1.1, in milliseconds; a silent connection is closed at it.
+ */
+export const DEFAULT_SNIFF_TIMEOUT_MS = 5_000;
+
+/** `serve()`: HTTP/1.1 request-head deadline, in milliseconds (Node's `headersTimeout`). */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * `serve()`: HTTP/1.1 whole-request deadline, in milliseconds (Node's `requestTimeout`): above the
+ * handler's 15,000 ms body deadline so the handler's own 408 answers first.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** `serve()`: idle time before a kept-alive HTTP/1.1 connection or an idle HTTP/2 session is closed, in milliseconds. */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** `serve()`: largest request head in bytes (HTTP/1.1 `maxHeaderSize`, HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE). */
+export const DEFAULT_MAX_HEADER_SIZE = 16_384;
+
+/** `serve()`: open connections at once (both protocols, counted before the sniff); more are closed on accept. */
+export const DEFAULT_MAX_CONNECTIONS = 1_024;
+
+/** `serve()`: HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS per session, where Node's default is 2^32 - 1. */
+export const DEFAULT_MAX_CONCURRENT_STREAMS = 100;
+
+/** `serve()`: HTTP/2 `maxSessionMemory` per session, in megabytes (Node's unit); Node's default. */
+export const DEFAULT_MAX_SESSION_MEMORY_MB = 10;
+
+/** Largest value any `serve()` millisecond option accepts: Node's timers hold at most 2^31 - 1. */
+export const MAX_SERVE_TIMEOUT_MS = 2_147_483_647;

@@ -16,15 +16,20 @@
  * before the handler is even called, inviting a body the handler may then refuse. A host that
  * wants the invitation sent only after checks 1–7 passes `handler.checkContinue` to
  * `server.on('checkContinue', ...)`; Node then calls it instead of writing 100 itself.
+ *
+ * HTTP/2 (`node:http2` compatibility API, as `serve()` mounts it): the Host check reads
+ * `:authority` (a disagreeing `host` field is 400); a Content-Length may be absent (DATA frames
+ * carry the length), the bytes are then counted as they arrive and the one past 1 MiB is 413.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import { MAX_MESSAGE_BYTES } from '../limits.js';
 import type { Server } from '../server.js';
 import { readJsonMessage } from '../wire/json-reader.js';
 import { answer } from './answer.js';
 import { authorizeRequest, runAuthorize } from './authorize.js';
-import { checkHost, originAllowed } from './host-origin.js';
+import { checkAuthority, checkHost, originAllowed } from './host-origin.js';
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from './http-options.js';
 import { isJsonContentType, readAccept } from './media.js';
 import { readBody } from './read-body.js';
@@ -34,17 +39,24 @@ import { writeRefusal } from './respond.js';
 export type { AuthorizeRequest, AuthorizeResult, HttpHandlerOptions, HttpLogEvent } from './http-options.js';
 export { HTTP_REFUSAL_CHANNEL } from './refusals.js';
 
+export type HttpRequest = IncomingMessage | Http2ServerRequest;
+export type HttpResponse = ServerResponse | Http2ServerResponse;
+
 export interface HttpHandler {
-  (req: IncomingMessage, res: ServerResponse): void;
+  (req: HttpRequest, res: HttpResponse): void;
   /** For `server.on('checkContinue', handler.checkContinue)`: sends `100 Continue` only once checks 1–7 pass. */
-  readonly checkContinue: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly checkContinue: (req: HttpRequest, res: HttpResponse) => void;
 }
 
 const DECIMAL = /^[0-9]+$/;
 
 export function createHttpHandler(server: Server, options: HttpHandlerOptions): HttpHandler {
   const checked = checkHttpOptions(options);
-  const run = (req: IncomingMessage, res: ServerResponse, invite: boolean): void => {
+  const run = (anyReq: HttpRequest, anyRes: HttpResponse, invite: boolean): void => {
+    // The compatibility API offers every member used past here (headers, rawHeaders, data/end/close,
+    // writeHead/write/end, req); the few differences are decided on `httpVersionMajor`.
+    const req = anyReq as IncomingMessage;
+    const res = anyRes as unknown as ServerResponse;
     serve(server, checked, req, res, invite).catch((cause: unknown) => {
       // A bug of ours must not become an unhandled rejection and a request left hanging.
       checked.onFault('the HTTP transport failed while answering', cause);
@@ -52,9 +64,9 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
       else writeRefusal(res, REFUSALS.transportFault);
     });
   };
-  const handler = (req: IncomingMessage, res: ServerResponse): void => run(req, res, false);
+  const handler = (req: HttpRequest, res: HttpResponse): void => run(req, res, false);
   return Object.assign(handler, {
-    checkContinue: (req: IncomingMessage, res: ServerResponse): void => run(req, res, true),
+    checkContinue: (req: HttpRequest, res: HttpResponse): void => run(req, res, true),
   });
 }
 
@@ -78,7 +90,12 @@ async function serve(
     writeRefusal(res, refusal, headers);
   };
 
-  const host = checkHost(raw, options.allowedHosts);
+  const http2 = req.httpVersionMajor === 2;
+  const authority = req.headers[':authority'];
+  const host = http2
+    ? checkAuthority(typeof authority === 'string' ? authority : undefined, raw, options.allowedHosts)
+    : checkHost(raw, options.allowedHosts);
+  if (host === 'mismatch') return refuse(REFUSALS.hostAuthority);
   if (host === 'repeated') return refuse(REFUSALS.hostRepeated);
   if (host === 'not-allowed') return refuse(REFUSALS.hostNotAllowed);
   if (!originAllowed(raw, options.allowedOrigins)) return refuse(REFUSALS.originNotAllowed);
@@ -107,8 +124,9 @@ async function serve(
   if (!isJsonContentType(raw)) return refuse(REFUSALS.mediaType);
   if (req.headers['transfer-encoding'] !== undefined) return refuse(REFUSALS.chunked);
   const length = req.headers['content-length'];
-  if (length === undefined || !DECIMAL.test(length)) return refuse(REFUSALS.noLength);
-  if (Number(length) > MAX_MESSAGE_BYTES) return refuse(REFUSALS.tooLarge);
+  // HTTP/2 frames its own DATA: an undeclared length is counted by readBody instead.
+  if (length === undefined ? !http2 : !DECIMAL.test(length)) return refuse(REFUSALS.noLength);
+  if (length !== undefined && Number(length) > MAX_MESSAGE_BYTES) return refuse(REFUSALS.tooLarge);
 
   // A body parser mounted in front of us already consumed the stream: a parse error would blame the client.
   if (req.readableEnded || Reflect.get(req, 'body') !== undefined) {

@@ -33,6 +33,31 @@ export function checkHost(
   return allowed.has(hostName(value)) ? 'ok' : 'not-allowed';
 }
 
+/**
+ * HTTP/2: the target authority is `:authority`; a `host` field may also be present and must then
+ * name the same authority, or a proxy reading one and us the other would disagree on the target.
+ */
+export function checkAuthority(
+  authority: string | undefined,
+  rawHeaders: readonly string[],
+  allowed: ReadonlySet<string> | undefined,
+): HostVerdict | 'mismatch' {
+  const hosts = headerValues(rawHeaders, 'host');
+  if (hosts.length > 1) return 'repeated';
+  const host = hosts[0];
+  if (
+    authority !== undefined &&
+    host !== undefined &&
+    host.trim().toLowerCase() !== authority.toLowerCase()
+  ) {
+    return 'mismatch';
+  }
+  const target = authority ?? host;
+  if (allowed === undefined) return 'ok';
+  if (target === undefined) return 'not-allowed';
+  return allowed.has(hostName(target)) ? 'ok' : 'not-allowed';
+}
+
 /** An absent Origin is admitted (non-browser clients send none); there is no "same as Host" fallback. */
 export function originAllowed(
   rawHeaders: readonly string[],

@@ -24,6 +24,13 @@ function early(rule: string, status: number, code: number, message: string): Htt
 
 export const REFUSALS = Object.freeze({
   hostRepeated: early('host-repeated', 400, -32600, 'Invalid request: more than one Host header'),
+  // HTTP/2: a `host` field that names another authority than `:authority` (RFC 9113 §8.3.1).
+  hostAuthority: early(
+    'host-authority-mismatch',
+    400,
+    -32600,
+    'Invalid request: Host disagrees with :authority',
+  ),
   hostNotAllowed: early('host-not-allowed', 421, -32600, 'Invalid request: Host not allowed'),
   originNotAllowed: early('origin-not-allowed', 403, -32600, 'Invalid request: Origin not allowed'),
   method: early('method-not-allowed', 405, -32600, 'Invalid request: only POST is served here'),

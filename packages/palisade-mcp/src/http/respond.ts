@@ -3,6 +3,7 @@
  * headers are constants or the host's own (checked) values, never a request header echoed back.
  */
 import type { ServerResponse } from 'node:http';
+import { type Http2ServerResponse, constants as http2Constants } from 'node:http2';
 import type { OutgoingMessage } from '../protocol/jsonrpc.js';
 import { errorResponse } from '../protocol/jsonrpc.js';
 import type { HttpRefusal } from './refusals.js';
@@ -39,6 +40,11 @@ export function writeEmpty(res: ServerResponse, status: number): void {
  * A refusal body carries no id: it answers no particular message. An early refusal closes the
  * connection without reading the body: once the answer is flushed the socket is destroyed, so
  * Node does not drain (read) the unread body as it would for keep-alive.
+ *
+ * Over HTTP/2 (`node:http2` compatibility objects, handed here as `ServerResponse`) there is no
+ * connection to close per request and a `Connection` header is malformed (Node throws on it): the
+ * response ends the stream and, if the client is still sending, RST_STREAM(NO_ERROR) asks it to
+ * stop, as RFC 9113 §8.1 allows after a complete response. Other streams on the session go on.
  */
 export function writeRefusal(
   res: ServerResponse,
@@ -46,12 +52,23 @@ export function writeRefusal(
   headers: Readonly<Record<string, string>> = {},
 ): void {
   const text = JSON.stringify(errorResponse(undefined, refusal.code, refusal.message));
-  if (refusal.early) {
+  if (refusal.early && isHttp2(res)) {
+    const stream = (res as unknown as Http2ServerResponse).stream;
+    writeJson(res, refusal.status, text, headers);
+    // Only while the client is still sending (Node closes an unread stream itself). `close` waits
+    // for the response's own END_STREAM before the RST_STREAM goes out.
+    if (!stream.closed && stream.state.remoteClose === 0) stream.close(http2Constants.NGHTTP2_NO_ERROR);
+  } else if (refusal.early) {
     res.once('finish', () => res.req.socket.destroy());
     writeJson(res, refusal.status, text, { ...headers, connection: 'close' });
   } else {
     writeJson(res, refusal.status, text, headers);
   }
+}
+
+/** An `Http2ServerResponse` passed through the handler's `ServerResponse`-typed path. */
+export function isHttp2(res: ServerResponse): boolean {
+  return res.req.httpVersionMajor === 2;
 }
 
 export const SSE_HEADERS = Object.freeze({

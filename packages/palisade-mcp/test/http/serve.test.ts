@@ -1,0 +1,394 @@
+/**
+ * `serve()`: one port, HTTP/1.1 and HTTP/2 by prior knowledge, through real sockets on 127.0.0.1
+ * and a real `node:http2` client, so frames, SETTINGS and resets are seen as a client sees them.
+ */
+import { once } from 'node:events';
+import { type ClientHttp2Session, connect, type IncomingHttpHeaders } from 'node:http2';
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../support/http-peer.js';
+
+const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
+const ECHO = modernRequest(7, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
+const PREFACE = 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n';
+
+interface H2Reply {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  /** RST_STREAM code the stream closed with: 0 is NO_ERROR. */
+  readonly rstCode: number | undefined;
+}
+
+async function h2Session(port: number): Promise<ClientHttp2Session> {
+  const session = connect(`http://127.0.0.1:${port}`);
+  session.on('error', () => {});
+  await once(session, 'remoteSettings');
+  return session;
+}
+
+/** One POST; a list body is written chunk by chunk. Resolves when the stream closes. */
+function h2Request(
+  session: ClientHttp2Session,
+  extra: Record<string, string | number> = {},
+  body: string | readonly Buffer[] = ECHO.body,
+): Promise<H2Reply> {
+  return new Promise((resolve) => {
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': '/mcp',
+      ':authority': '127.0.0.1',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'echo',
+      ...extra,
+    });
+    let status = 0;
+    let headers: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    stream.on('response', (received) => {
+      headers = received;
+      status = Number(received[':status']);
+    });
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('error', () => {});
+    stream.on('close', () =>
+      resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8'), rstCode: stream.rstCode }),
+    );
+    // The client ends a GET itself, with its HEADERS.
+    if (stream.writableEnded) return;
+    if (typeof body === 'string') stream.end(body);
+    else {
+      for (const chunk of body) stream.write(chunk);
+      stream.end();
+    }
+  });
+}
+
+async function serving(options: Partial<ServeOptions> = {}): Promise<Serving> {
+  return serve(basicServer(), { ...ADMIT, ...options });
+}
+
+async function closedAfter(client: RawClient): Promise<number> {
+  const start = performance.now();
+  await client.closed;
+  return performance.now() - start;
+}
+
+describe('serve() on its defaults', () => {
+  let served: Serving;
+  beforeAll(async () => {
+    served = await serving();
+  });
+  afterAll(async () => {
+    await served.close();
+  });
+
+  test('it binds 127.0.0.1 and reports its url and port', () => {
+    expect(served.url).toBe(`http://127.0.0.1:${served.port}`);
+  });
+
+  test('an HTTP/1.1 tools/call is answered on the port', async () => {
+    const reply = await exchange(served.port, post(ECHO.body, ECHO.headers));
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toMatchObject({ id: 7, result: { content: [{ text: 'hi' }] } });
+    reply.client.end();
+  });
+
+  test('an HTTP/2 tools/call by prior knowledge, without content-length, is answered on the same port', async () => {
+    const session = await h2Session(served.port);
+    const reply = await h2Request(session);
+    expect(reply.status).toBe(200);
+    expect(reply.headers['connection']).toBeUndefined();
+    expect(JSON.parse(reply.body)).toMatchObject({ id: 7, result: { content: [{ text: 'hi' }] } });
+    session.close();
+  });
+
+  test('the server advertises 100 concurrent streams in its HTTP/2 SETTINGS', async () => {
+    const session = await h2Session(served.port);
+    expect(session.remoteSettings.maxConcurrentStreams).toBe(100);
+    expect(session.remoteSettings.maxHeaderListSize).toBe(16_384);
+    session.close();
+  });
+
+  test('an HTTP/2 body of exactly 1,048,576 undeclared bytes is read (and then refused as JSON, 400)', async () => {
+    const session = await h2Session(served.port);
+    const chunks = Array.from({ length: 16 }, () => Buffer.alloc(65_536, 0x20));
+    const reply = await h2Request(session, {}, chunks);
+    expect(reply.status).toBe(400);
+    session.close();
+  });
+
+  test('an HTTP/2 body one byte over 1,048,576 with no content-length is refused 413', async () => {
+    const session = await h2Session(served.port);
+    const chunks = [...Array.from({ length: 16 }, () => Buffer.alloc(65_536, 0x20)), Buffer.from(' ')];
+    const reply = await h2Request(session, {}, chunks);
+    expect(reply.status).toBe(413);
+    expect(JSON.parse(reply.body)).toMatchObject({ error: { code: -32600 } });
+    session.close();
+  });
+
+  test('an HTTP/2 upload still open at the byte past 1,048,576 is answered 413 and stopped with NO_ERROR', async () => {
+    const session = await h2Session(served.port);
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': '/mcp',
+      ':authority': '127.0.0.1',
+      'content-type': 'application/json',
+      accept: 'application/json',
+    });
+    stream.on('error', () => {});
+    for (let index = 0; index < 16; index += 1) stream.write(Buffer.alloc(65_536, 0x20));
+    stream.write(Buffer.from(' ')); // never ended: only the server can close this stream
+    const [headers] = (await once(stream, 'response')) as [IncomingHttpHeaders];
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await once(stream, 'close');
+    expect(headers[':status']).toBe(413);
+    expect(JSON.parse(Buffer.concat(chunks).toString('utf8'))).toMatchObject({ error: { code: -32600 } });
+    expect(stream.rstCode).toBe(0);
+    session.close();
+  });
+
+  test('an HTTP/2 refusal before the body (405) is a response that ends the stream, not a reset', async () => {
+    const session = await h2Session(served.port);
+    const reply = await h2Request(session, { ':method': 'GET' }, '');
+    expect(reply.status).toBe(405);
+    expect(reply.headers['allow']).toBe('POST');
+    expect(reply.rstCode).toBe(0);
+    expect(JSON.parse(reply.body)).toMatchObject({ error: { code: -32600 } });
+    session.close();
+  });
+
+  test('an HTTP/2 Origin not on the list is answered 403 and the session goes on serving', async () => {
+    const session = await h2Session(served.port);
+    const refused = await h2Request(session, { origin: 'http://evil.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.rstCode).toBe(0);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: -32600 } });
+    const next = await h2Request(session);
+    expect(next.status).toBe(200);
+    session.close();
+  });
+
+  test('an HTTP/2 refusal while the client is still sending is readable, then stops the upload with NO_ERROR', async () => {
+    const session = await h2Session(served.port);
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': '/mcp',
+      ':authority': '127.0.0.1',
+      origin: 'http://evil.example',
+      'content-type': 'application/json',
+    });
+    stream.on('error', () => {});
+    // More than the 65,535-byte stream window: the client is still blocked sending when refused.
+    for (let index = 0; index < 4; index += 1) stream.write(Buffer.alloc(65_536, 0x20));
+    const [headers] = (await once(stream, 'response')) as [IncomingHttpHeaders];
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // 'aborted': a RST_STREAM arrived while this side still had bytes to send; the writes it holds
+    // keep the client's own stream from 'close', so the test ends it.
+    await Promise.all([once(stream, 'end'), once(stream, 'aborted')]);
+    expect(headers[':status']).toBe(403);
+    expect(JSON.parse(Buffer.concat(chunks).toString('utf8'))).toMatchObject({ error: { code: -32600 } });
+    expect(stream.rstCode).toBe(0);
+    stream.destroy();
+    session.close();
+  });
+
+  test('an HTTP/2 host field that disagrees with :authority is answered 400', async () => {
+    const session = await h2Session(served.port);
+    const reply = await h2Request(session, { host: 'localhost' });
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toMatchObject({
+      error: { message: 'Invalid request: Host disagrees with :authority' },
+    });
+    session.close();
+  });
+
+  test('an HTTP/2 :authority outside the loopback names is answered 421', async () => {
+    const session = await h2Session(served.port);
+    const reply = await h2Request(session, { ':authority': 'evil.example' });
+    expect(reply.status).toBe(421);
+    session.close();
+  });
+
+  test('an HTTP/1.1 Host outside the loopback names is answered 421', async () => {
+    const reply = await exchange(served.port, post(ECHO.body, { ...ECHO.headers, Host: 'evil.example' }));
+    expect(reply.status).toBe(421);
+    reply.client.end();
+  });
+
+  test('Expect: 100-continue with a refused Host gets no 100 Continue before the 421', async () => {
+    const client = new RawClient(served.port);
+    client.send(
+      post('', { ...ECHO.headers, Host: 'evil.example', Expect: '100-continue', 'Content-Length': 10 }),
+    );
+    const reply = await client.response();
+    expect(reply.status).toBe(421);
+    expect(client.text()).not.toContain('100 Continue');
+    client.end();
+  });
+
+  test('an HTTP/1.1 request whose first byte arrives alone (a prefix of the preface) is served whole', async () => {
+    const client = new RawClient(served.port);
+    const bytes = post(ECHO.body, ECHO.headers);
+    client.send(bytes.slice(0, 1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    client.send(bytes.slice(1));
+    const reply = await client.response();
+    expect(reply.status).toBe(200);
+    client.end();
+  });
+
+  test('bytes that are neither HTTP/1.1 nor the preface close the connection unanswered', async () => {
+    const client = new RawClient(served.port);
+    client.send(Buffer.from([0x16, 0x03, 0x01]));
+    await client.closed;
+    expect(client.text()).toBe('');
+  });
+
+  test('a head of 2,100 lines keeps its last line: a repeated Mcp-Method at the end is refused 400', async () => {
+    const filler: Record<string, unknown> = {};
+    for (let index = 0; index < 2_100; index += 1) filler[`x${index}`] = '1';
+    const reply = await exchange(
+      served.port,
+      // A second key differing in case only: a second Mcp-Method line, after the 2,100.
+      post(ECHO.body, { ...ECHO.headers, ...filler, 'mcp-method': 'tools/call' }),
+    );
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toMatchObject({ error: { code: -32020 } });
+    reply.client.end();
+  });
+
+  test('a request head over 16,384 bytes is refused 431 and one under it is served', async () => {
+    const over = await exchange(
+      served.port,
+      post(ECHO.body, { ...ECHO.headers, 'X-Pad': 'a'.repeat(16_400) }),
+    );
+    expect(over.status).toBe(431);
+    over.client.end();
+    const under = await exchange(
+      served.port,
+      post(ECHO.body, { ...ECHO.headers, 'X-Pad': 'a'.repeat(15_000) }),
+    );
+    expect(under.status).toBe(200);
+    under.client.end();
+  });
+});
+
+describe('serve() settings', () => {
+  test('http2: false closes a connection that sends the preface, and HTTP/1.1 is still served', async () => {
+    const served = await serving({ http2: false });
+    const client = new RawClient(served.port);
+    client.send(PREFACE);
+    await client.closed;
+    expect(client.text()).toBe('');
+    const reply = await exchange(served.port, post(ECHO.body, ECHO.headers));
+    expect(reply.status).toBe(200);
+    reply.client.end();
+    await served.close();
+  });
+
+  test('a connection that sends nothing is closed at the 300 ms sniff deadline', async () => {
+    const served = await serving({ sniffTimeoutMs: 300 });
+    const client = new RawClient(served.port);
+    const elapsed = await closedAfter(client);
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(elapsed).toBeLessThan(2_000);
+    await served.close();
+  });
+
+  test('maxConcurrentStreams: 7 is what the HTTP/2 SETTINGS advertise', async () => {
+    const served = await serving({ maxConcurrentStreams: 7 });
+    const session = await h2Session(served.port);
+    expect(session.remoteSettings.maxConcurrentStreams).toBe(7);
+    session.close();
+    await served.close();
+  });
+
+  test('maxHeaderSize: 4,096 refuses a 5,000-byte head 431 over HTTP/1.1 and is advertised over HTTP/2', async () => {
+    const served = await serving({ maxHeaderSize: 4_096 });
+    const reply = await exchange(
+      served.port,
+      post(ECHO.body, { ...ECHO.headers, 'X-Pad': 'a'.repeat(5_000) }),
+    );
+    expect(reply.status).toBe(431);
+    reply.client.end();
+    const session = await h2Session(served.port);
+    expect(session.remoteSettings.maxHeaderListSize).toBe(4_096);
+    session.close();
+    await served.close();
+  });
+
+  test('an HTTP/1.1 head not complete within headersTimeoutMs: 500 is answered 408', async () => {
+    const served = await serving({ headersTimeoutMs: 500, requestTimeoutMs: 10_000 });
+    const client = new RawClient(served.port);
+    client.send('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const elapsed = await closedAfter(client);
+    expect(client.text()).toContain('408');
+    expect(elapsed).toBeLessThan(3_000);
+    await served.close();
+  });
+
+  test('an idle kept-alive HTTP/1.1 connection is closed at keepAliveTimeoutMs: 300', async () => {
+    const served = await serving({ keepAliveTimeoutMs: 300 });
+    const reply = await exchange(served.port, post(ECHO.body, ECHO.headers));
+    expect(reply.status).toBe(200);
+    const elapsed = await closedAfter(reply.client);
+    expect(elapsed).toBeLessThan(2_000);
+    await served.close();
+  });
+
+  test('an idle HTTP/2 session is sent GOAWAY at keepAliveTimeoutMs: 300', async () => {
+    const served = await serving({ keepAliveTimeoutMs: 300 });
+    const session = await h2Session(served.port);
+    const start = performance.now();
+    await once(session, 'goaway');
+    expect(performance.now() - start).toBeLessThan(2_000);
+    session.destroy();
+    await served.close();
+  });
+
+  test('maxConnections: 1 closes a second connection while the first is open', async () => {
+    const served = await serving({ maxConnections: 1 });
+    const first = new RawClient(served.port);
+    await once(first.socket, 'connect');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = new RawClient(served.port);
+    second.send(post(ECHO.body, ECHO.headers));
+    await second.closed;
+    expect(second.text()).toBe('');
+    first.end();
+    await served.close();
+  });
+
+  test('a non-loopback host without allowedHosts is refused, naming allowedHosts', async () => {
+    await expect(serving({ host: '0.0.0.0' })).rejects.toThrow(/allowedHosts/);
+  });
+
+  test('a non-loopback host with allowedHosts binds', async () => {
+    const served = await serving({ host: '0.0.0.0', allowedHosts: ['mcp.example'] });
+    expect(served.url).toBe(`http://0.0.0.0:${served.port}`);
+    await served.close();
+  });
+
+  test('an unknown option is refused by name', async () => {
+    await expect(serve(basicServer(), { ...ADMIT, maxStreams: 1 } as ServeOptions)).rejects.toThrow(
+      /unknown option "maxStreams"/,
+    );
+  });
+
+  test('a requestTimeoutMs under headersTimeoutMs is refused', async () => {
+    await expect(serving({ headersTimeoutMs: 1_000, requestTimeoutMs: 999 })).rejects.toThrow(
+      /requestTimeoutMs/,
+    );
+  });
+
+  test('maxSessionMemory: 0 is refused as out of range', async () => {
+    await expect(serving({ maxSessionMemory: 0 })).rejects.toThrow(/maxSessionMemory/);
+  });
+});
