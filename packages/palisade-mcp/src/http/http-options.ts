@@ -80,7 +80,8 @@ export interface CheckedHttpOptions {
   readonly onLog: (event: HttpLogEvent) => void;
 }
 
-const HTTP_KEYS = [
+/** Every option the request handler takes; `serve()` accepts these too and passes them on. */
+export const HTTP_KEYS = [
   'authorize',
   'allowedOrigins',
   'allowedHosts',

@@ -25,6 +25,7 @@ import {
 import { isPlainObject, refuseUnknownKeys, requireInteger, requireString } from '../options.js';
 import type { Server } from '../server.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
+import { HTTP_KEYS } from './http-options.js';
 import { sniff } from './protocol-sniff.js';
 
 export interface ServeOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
@@ -64,15 +65,6 @@ export interface Serving {
   close(): Promise<void>;
 }
 
-const HANDLER_KEYS = [
-  'authorize',
-  'allowedOrigins',
-  'allowedHosts',
-  'authorizeBody',
-  'readTimeoutMs',
-  'onFault',
-  'onLog',
-] as const;
 const SERVE_KEYS = [
   'host',
   'port',
@@ -136,10 +128,10 @@ function checkSettings(options: Record<string, unknown>): Settings {
 
 export async function serve(server: Server, options: ServeOptions): Promise<Serving> {
   if (!isPlainObject(options)) throw invalidOption('serve options', 'must be a plain object');
-  refuseUnknownKeys(options, [...HANDLER_KEYS, ...SERVE_KEYS], '');
+  refuseUnknownKeys(options, [...HTTP_KEYS, ...SERVE_KEYS], '');
   const settings = checkSettings(options);
   const handlerOptions: Record<string, unknown> = {};
-  for (const key of HANDLER_KEYS) if (options[key] !== undefined) handlerOptions[key] = options[key];
+  for (const key of HTTP_KEYS) if (options[key] !== undefined) handlerOptions[key] = options[key];
   if (options.allowedHosts === undefined) {
     // Guessing the public names of a non-loopback bind would open DNS rebinding.
     if (!isLoopback(settings.host)) {

@@ -6,6 +6,7 @@
  * that throws. `undefined` as an object member means "absent" in JavaScript and is omitted, as
  * JSON.stringify does. The caller answers a refusal as a host fault.
  */
+import { isPlainObject } from '../options.js';
 
 export type EncodeResult =
   | { readonly ok: true; readonly text: string }
@@ -47,8 +48,7 @@ function plainData(value: object | null, original: unknown): unknown {
     return value;
   }
   if (value instanceof String || value instanceof Boolean) return value;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) throw new Unencodable('an object that is not plain data');
+  if (!isPlainObject(value)) throw new Unencodable('an object that is not plain data');
   return value;
 }
 
