@@ -1,30 +1,102 @@
 #!/usr/bin/env node
 /**
- * `npm start` runs this: the demo catalog served over stdio (`--stdio`, the default until the
- * HTTP transport lands). Diagnostics go to stderr; stdout carries protocol messages only.
+ * `npm start` runs this: the demo catalog served over stateless Streamable HTTP at
+ * `http://127.0.0.1:3000/mcp` (HTTP/1.1 and HTTP/2 by prior knowledge on one port), or over stdio
+ * with `--stdio`. Diagnostics go to stderr; in stdio mode stdout carries protocol messages only.
  */
 import { parseArgs } from 'node:util';
 import { createServer } from 'palisade-mcp';
+import { serve } from 'palisade-mcp/http';
 import { runStdio } from 'palisade-mcp/stdio';
 import { demoCatalog } from './catalog.js';
 
-const { values } = parseArgs({
-  options: {
-    stdio: { type: 'boolean', default: true },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-  strict: true,
-});
+const USAGE = `usage: palisade-demo [--port N] [--allowed-origin ORIGIN]... [--stdio]
 
-if (values.help) {
-  process.stderr.write(
-    'usage: palisade-demo [--stdio]\n  Serves the demo catalog over stdio (newline-delimited JSON-RPC).\n',
-  );
-  process.exit(0);
+Serves the demo catalog.
+  (default)                 stateless Streamable HTTP on http://127.0.0.1:3000/mcp
+  --port N                  the port to bind on 127.0.0.1 (0 picks a free one; default 3000)
+  --allowed-origin ORIGIN   a browser origin allowed to call (repeatable; default: none, so only
+                            requests without an Origin header, from non-browser clients, are served)
+  --stdio                   serve over stdin/stdout (newline-delimited JSON-RPC) instead
+  -h, --help                this text
+`;
+
+function usageError(message: string): never {
+  process.stderr.write(`palisade-demo: ${message}\n\n${USAGE}`);
+  process.exit(2);
 }
 
+function parse(): { port: number; origins: string[]; stdio: boolean } {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions();
+  } catch (error) {
+    usageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  const port = Number(values.port);
+  if (!/^[0-9]{1,5}$/.test(values.port) || port > 65_535)
+    usageError('--port must be an integer from 0 to 65535');
+  return { port, origins: values['allowed-origin'], stdio: values.stdio };
+}
+
+function parseOptions() {
+  return parseArgs({
+    options: {
+      port: { type: 'string', default: '3000' },
+      'allowed-origin': { type: 'string', multiple: true, default: [] },
+      stdio: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+}
+
+const options = parse();
 const server = createServer(demoCatalog);
-process.stderr.write(
-  'palisade demo: serving over stdio. Connect an MCP client with: node packages/demo/dist/main.js --stdio\n',
-);
-runStdio(server);
+
+if (options.stdio) {
+  process.stderr.write(
+    'palisade demo: serving over stdio. Connect an MCP client with: node packages/demo/dist/main.js --stdio\n',
+  );
+  runStdio(server);
+} else {
+  try {
+    const serving = await serve(server, {
+      port: options.port,
+      // The demo admits every caller that reaches loopback; a real host checks credentials here.
+      authorize: () => ({ ok: true }),
+      allowedOrigins: options.origins,
+    });
+    const url = `${serving.url}/mcp`;
+    process.stderr.write(
+      `palisade demo: serving MCP (Streamable HTTP, stateless) at ${url}\n` +
+        `  Connect an MCP client to that URL, for example:\n` +
+        `    new StreamableHTTPClientTransport(new URL('${url}'))   (official TypeScript SDK)\n` +
+        `  or try it by hand:\n` +
+        `    curl -s ${url} -H 'content-type: application/json' -H 'accept: application/json' \\\n` +
+        `      -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'\n` +
+        `  Ctrl-C stops it.\n`,
+    );
+    const stop = (): void => {
+      void serving.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const reason =
+      code === 'EADDRINUSE'
+        ? `port ${options.port} is in use: pass --port with another one (0 picks a free port)`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    process.stderr.write(`palisade-demo: cannot serve: ${reason}\n`);
+    process.exit(1);
+  }
+}
