@@ -109,10 +109,30 @@ export function normalizeHostName(name: string): string {
   return lowered.startsWith('[') && lowered.endsWith(']') ? lowered.slice(1, -1) : lowered;
 }
 
+/**
+ * An allowed origin must be written as a browser sends it in `Origin` (scheme, host, non-default
+ * port; no path, no trailing slash, an IDN in its ASCII form): any other spelling could never match,
+ * and a list that silently matches nothing looks like a working configuration.
+ */
+function serializedOrigin(entry: string, path: string): string {
+  let origin: string;
+  try {
+    origin = new URL(entry).origin;
+  } catch {
+    throw invalidOption(path, 'must be an origin such as https://app.example');
+  }
+  if (origin === 'null')
+    throw invalidOption(path, 'must be an http or https origin such as https://app.example');
+  if (origin !== entry.toLowerCase()) {
+    throw invalidOption(path, `must be written as a browser sends it in Origin: ${origin}`);
+  }
+  return origin;
+}
+
 function stringList(
   value: unknown,
   path: string,
-  normalize: (entry: string) => string,
+  normalize: (entry: string, path: string) => string,
 ): ReadonlySet<string> | undefined {
   if (value === 'any') return undefined;
   const list = requireArray(value, path);
@@ -124,7 +144,7 @@ function stringList(
         "must be a non-empty string (or pass the whole option as 'any')",
       );
     }
-    set.add(normalize(entry));
+    set.add(normalize(entry, `${path}[${index}]`));
   }
   return set;
 }
@@ -148,7 +168,7 @@ export function checkHttpOptions(options: unknown): CheckedHttpOptions {
     options[key] === undefined ? undefined : requireFunction<T>(options[key], key);
   return {
     authorize: requireFunction<Authorize>(options['authorize'], 'authorize'),
-    allowedOrigins: stringList(options['allowedOrigins'], 'allowedOrigins', (entry) => entry.toLowerCase()),
+    allowedOrigins: stringList(options['allowedOrigins'], 'allowedOrigins', serializedOrigin),
     allowedHosts: stringList(options['allowedHosts'], 'allowedHosts', normalizeHostName),
     authorizeBody: optionalFunction<AuthorizeBody>('authorizeBody'),
     readTimeoutMs:

@@ -68,6 +68,32 @@ describe('createHttpHandler options', () => {
     expect(build({ ...VALID, allowedOrigins: value })).toMatchObject({ code: 'PALISADE_ERR_INVALID_OPTION' });
   });
 
+  test.each([
+    ['https://app.example/', 'https://app.example'],
+    ['https://app.example:443', 'https://app.example'],
+    ['https://App.Example/path', 'https://app.example'],
+    ['https://bücher.example', 'https://xn--bcher-kva.example'],
+  ])('allowedOrigins entry %j can never match an Origin and is refused, naming %j', (entry, origin) => {
+    expect(build({ ...VALID, allowedOrigins: ['http://ok.example', entry] })).toMatchObject({
+      code: 'PALISADE_ERR_INVALID_OPTION',
+      message: expect.stringMatching(new RegExp(`allowedOrigins\\[1\\].*${origin.replaceAll('.', '\\.')}$`)),
+    });
+  });
+
+  test.each(['app.example', 'null', 'file:///etc/passwd'])(
+    'allowedOrigins entry %j is not an http origin and is refused',
+    (entry) => {
+      expect(build({ ...VALID, allowedOrigins: [entry] })).toMatchObject({
+        code: 'PALISADE_ERR_INVALID_OPTION',
+        message: expect.stringContaining('allowedOrigins[0]'),
+      });
+    },
+  );
+
+  test('an allowedOrigins entry with a port and upper-case letters is accepted', () => {
+    expect(build({ ...VALID, allowedOrigins: ['HTTP://App.Example:8080'] })).toBe('built');
+  });
+
   test('an empty allowedOrigins list is accepted: it admits only requests without Origin', () => {
     expect(build({ ...VALID, allowedOrigins: [] })).toBe('built');
   });
