@@ -22,7 +22,12 @@
  * carry the length), the bytes are then counted as they arrive and the one past 1 MiB is 413.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import {
+  type IncomingHttpHeaders as Http2Headers,
+  Http2ServerRequest,
+  Http2ServerResponse,
+  type ServerHttp2Stream,
+} from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import { MAX_MESSAGE_BYTES } from '../limits.js';
 import type { Server } from '../server.js';
@@ -46,6 +51,18 @@ export interface HttpHandler {
   (req: HttpRequest, res: HttpResponse): void;
   /** For `server.on('checkContinue', handler.checkContinue)`: sends `100 Continue` only once checks 1–7 pass. */
   readonly checkContinue: (req: HttpRequest, res: HttpResponse) => void;
+  /**
+   * For the `node:http2` core API, `server.on('stream', handler.stream)`: the stream is wrapped in
+   * Node's own compatibility objects (the classes `http2.createServer` would build) and served
+   * exactly as the `(req, res)` form serves it. The core API never answers `Expect: 100-continue`
+   * itself, so a stream that asks is invited only once checks 1–7 pass.
+   */
+  readonly stream: (
+    stream: ServerHttp2Stream,
+    headers: Http2Headers,
+    flags: number,
+    rawHeaders: string[],
+  ) => void;
 }
 
 const DECIMAL = /^[0-9]+$/;
@@ -67,6 +84,17 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
   const handler = (req: HttpRequest, res: HttpResponse): void => run(req, res, false);
   return Object.assign(handler, {
     checkContinue: (req: HttpRequest, res: HttpResponse): void => run(req, res, true),
+    stream: (
+      stream: ServerHttp2Stream,
+      headers: Http2Headers,
+      _flags: number,
+      rawHeaders: string[],
+    ): void => {
+      const req = new Http2ServerRequest(stream, headers, {}, rawHeaders);
+      const res = new Http2ServerResponse(stream);
+      const expect = headers['expect'];
+      run(req, res, typeof expect === 'string' && expect.trim().toLowerCase() === '100-continue');
+    },
   });
 }
 
