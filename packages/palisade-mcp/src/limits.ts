@@ -134,3 +134,26 @@ export const DEFAULT_MAX_SESSION_MEMORY_MB = 10;
 
 /** Largest value any `serve()` millisecond option accepts: Node's timers hold at most 2^31 - 1. */
 export const MAX_SERVE_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * Bytes of one streamed (SSE) HTTP response that may wait unsent (in Node's buffers, past what the
+ * kernel took) when the handler emits another notification. `res.write` never blocks, so a client
+ * that stops reading would otherwise make the server hold every event a handler emits. Crossed: the
+ * connection is destroyed (HTTP/2: the stream reset), the handler's signal aborts on both
+ * revisions, and `sse-queue-full` is published; the client gets no further byte. 1 MiB + 64 KiB: a
+ * notification of MAX_MESSAGE_BYTES still fits behind one HTTP/2 flow-control window (65,535 bytes)
+ * of earlier events. The result event is not counted: like a JSON response it is one message,
+ * bounded by what the host returned, and a client that reads gets it whatever its size.
+ */
+export const MAX_SSE_QUEUED_BYTES = 1_114_112;
+
+/**
+ * How long bytes of an HTTP response may wait with none of them taken by the client, in
+ * milliseconds: counted from a `res.write` that returned false (or an `end` that left bytes
+ * queued), restarted whenever the queue shrank, cleared by 'drain'/'finish'. A client that reads
+ * slowly but steadily is never cut; one that stops holds the connection and the queued bytes only
+ * this long (Node's own server has no write deadline). Lapse: as MAX_SSE_QUEUED_BYTES, rule
+ * `sse-drain-timeout` (`json-drain-timeout` for a JSON answer, whose handler has already returned).
+ * The same patience as DEFAULT_HTTP_READ_TIMEOUT_MS gives a client sending its body.
+ */
+export const SSE_DRAIN_TIMEOUT_MS = 15_000;

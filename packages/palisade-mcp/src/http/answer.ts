@@ -2,7 +2,8 @@
  * From one decoded body to its HTTP answer: settle the revision (2026-07-28 `_meta`, a stateless
  * 2025-11-25 `initialize`, or a 2025-11-25 request named by `MCP-Protocol-Version`), hold the
  * headers to the body, run the core, and write JSON or, when the client accepts it and the
- * request emits notifications first, an SSE stream.
+ * request emits notifications first, an SSE stream, bounded against a client that does not read
+ * it (sse-writer.ts).
  */
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../options.js';
@@ -16,8 +17,10 @@ import { encodeMessage } from '../wire/encode.js';
 import type { HeaderCheck } from './header-check.js';
 import { checkLegacyVersionHeader, checkModernHeaders, PROTOCOL_VERSION_HEADER } from './header-match.js';
 import { headerValues } from './header-values.js';
-import { lateRefusal, publishRefusal } from './refusals.js';
-import { SSE_HEADERS, sseEvent, writeEmpty, writeJson } from './respond.js';
+import type { HttpLogEvent } from './http-options.js';
+import { type HttpRefusal, lateRefusal, publishRefusal, WRITE_REFUSALS } from './refusals.js';
+import { writeEmpty, writeJson } from './respond.js';
+import { boundedWriter, type Overrun } from './sse-writer.js';
 import { statusOf } from './status.js';
 
 export interface AnswerInput {
@@ -28,6 +31,8 @@ export interface AnswerInput {
   /** The client named `text/event-stream` in Accept. */
   readonly mayStream: boolean;
   readonly reportFault: (description: string, cause: unknown) => void;
+  /** Where a response cut for a client that stopped reading is logged (the handler's `onLog`). */
+  readonly onLog: (event: HttpLogEvent) => void;
 }
 
 const LEGACY_STATE: ConnectionState = Object.freeze({
@@ -86,7 +91,19 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
   }
   const controller = new AbortController();
   let gone = false;
-  let streaming = false;
+  let status = 200;
+  const report = (refusal: HttpRefusal): void => {
+    publishRefusal(refusal);
+    input.onLog({ kind: 'refusal', rule: refusal.rule, status: refusal.status });
+  };
+  const writer = boundedWriter(res, (why: Overrun) => {
+    gone = true;
+    if (!writer.started) report({ ...WRITE_REFUSALS.jsonDrainTimeout, status });
+    else report(why === 'queue' ? WRITE_REFUSALS.sseQueueFull : WRITE_REFUSALS.sseDrainTimeout);
+    // The server gives up, on both revisions: the response can no longer be delivered, so the
+    // work is wasted. (A 2025-11-25 client's own disconnect is still no cancel, below.)
+    controller.abort();
+  });
   res.once('close', () => {
     if (res.writableFinished) return;
     gone = true;
@@ -100,11 +117,7 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
       input.reportFault(`a notification could not be serialized: ${encoded.reason}`, undefined);
       return;
     }
-    if (!streaming) {
-      streaming = true;
-      res.writeHead(200, SSE_HEADERS);
-    }
-    res.write(sseEvent(encoded.text));
+    writer.event(encoded.text);
   };
   const exchange = handleMessage(input.server, settled.state, input.message, {
     signal: controller.signal,
@@ -115,11 +128,11 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
   void exchange.response.then((response) => {
     if (gone) return;
     if (response === undefined) {
-      if (streaming) res.end();
+      if (writer.started) writer.end();
       else writeEmpty(res, 202);
       return;
     }
-    let status = statusOf(response, exchange.stage);
+    status = statusOf(response, exchange.stage);
     let encoded = encodeMessage(response);
     if (!encoded.ok) {
       input.reportFault(`a response could not be serialized: ${encoded.reason}`, undefined);
@@ -129,7 +142,12 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
     const text = encoded.ok
       ? encoded.text
       : '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}';
-    if (streaming) res.end(sseEvent(text));
-    else writeJson(res, status, text);
+    if (writer.started) writer.end(text);
+    else {
+      // One `end` of one result: the bytes are bounded by the result, as any JSON answer; only
+      // the deadline applies, so a client that never reads does not hold the connection.
+      writeJson(res, status, text);
+      writer.watchEnd();
+    }
   });
 }

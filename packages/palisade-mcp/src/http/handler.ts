@@ -200,6 +200,7 @@ async function serve(
       auth: verdict.auth,
       mayStream: accept.eventStream,
       reportFault: options.onFault,
+      onLog: options.onLog,
     },
     res,
   );

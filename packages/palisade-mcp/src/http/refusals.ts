@@ -79,6 +79,34 @@ export const REFUSALS = Object.freeze({
   }),
 }) satisfies Record<string, HttpRefusal>;
 
+/**
+ * A response the server gave up writing because the client stopped reading it (limits.ts:
+ * MAX_SSE_QUEUED_BYTES, SSE_DRAIN_TIMEOUT_MS). The status already went out, so `status` is the one
+ * on the wire and `code` is 0: no JSON-RPC error is sent, the connection (HTTP/2: the stream) is
+ * cut. Published and logged like any refusal; `message` is never sent. A JSON answer's refusal is
+ * published with the status that answer carried.
+ */
+export const WRITE_REFUSALS = Object.freeze({
+  sseQueueFull: lateRefusal(
+    'sse-queue-full',
+    200,
+    0,
+    'The client did not read the stream: too many bytes queued',
+  ),
+  sseDrainTimeout: lateRefusal(
+    'sse-drain-timeout',
+    200,
+    0,
+    'The client did not read the stream within the deadline',
+  ),
+  jsonDrainTimeout: lateRefusal(
+    'json-drain-timeout',
+    200,
+    0,
+    'The client did not read the response within the deadline',
+  ),
+}) satisfies Record<string, HttpRefusal>;
+
 /** A refusal decided after the body was read: the connection stays usable. */
 export function lateRefusal(rule: string, status: number, code: number, message: string): HttpRefusal {
   return Object.freeze({ rule, status, code, message, early: false });

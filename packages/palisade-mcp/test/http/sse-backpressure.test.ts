@@ -1,0 +1,315 @@
+/**
+ * A streamed (SSE) answer to a client that does not read it: `res.write` never blocks, so without a
+ * bound the server would queue every event a handler emits. Real sockets throughout; the bounds
+ * are pinned as literals (limits.ts: MAX_SSE_QUEUED_BYTES 1,114,112, SSE_DRAIN_TIMEOUT_MS 15,000).
+ */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { once } from 'node:events';
+import {
+  connect as connectHttp2,
+  createServer as createHttp2Server,
+  constants as http2Constants,
+} from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createHttpHandler } from '../../src/http/handler.js';
+import { createServer, defineTool, type Server } from '../../src/index.js';
+import { ADMIT_ALL, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
+
+const QUEUE_BOUND = 1_114_112;
+const DRAIN_TIMEOUT_MS = 15_000;
+const CHUNK = 'x'.repeat(65_536);
+
+let mounted: Mounted | undefined;
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await mounted?.close();
+  mounted = undefined;
+});
+
+function listenRefusals(): unknown[] {
+  const events: unknown[] = [];
+  const listener = (message: unknown): void => {
+    events.push(message);
+  };
+  subscribe('palisade:http-refusal', listener);
+  cleanups.push(() => unsubscribe('palisade:http-refusal', listener));
+  return events;
+}
+
+interface Flood {
+  readonly server: Server;
+  /** Resolves with the handler's `ctx.signal.aborted` once it stops emitting. */
+  readonly finished: Promise<{ aborted: boolean; emitted: number }>;
+  /** Largest `writableLength` of the server's side seen after an emit. */
+  readonly maxQueued: () => number;
+}
+
+/**
+ * A tool that emits 64 KiB progress messages, yielding after each, until its signal aborts, it
+ * has emitted `limit` of them, or `enough()` holds after a yield (then it waits for its signal).
+ */
+function floodServer(
+  queued: () => number,
+  { limit = 400, enough = (): boolean => false, pace = (): Promise<void> => sleep(0) } = {},
+): Flood {
+  let maxQueued = 0;
+  let finish!: (outcome: { aborted: boolean; emitted: number }) => void;
+  const finished = new Promise<{ aborted: boolean; emitted: number }>((resolve) => {
+    finish = resolve;
+  });
+  const server = createServer({
+    name: 'flood',
+    version: '1',
+    tools: [
+      defineTool({
+        name: 'flood',
+        inputSchema: { type: 'object' },
+        handler: async (_args, ctx) => {
+          let emitted = 0;
+          while (emitted < limit && !ctx.signal.aborted) {
+            emitted += 1;
+            ctx.progress(emitted, undefined, CHUNK);
+            maxQueued = Math.max(maxQueued, queued());
+            await pace();
+            if (enough()) {
+              if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
+              break;
+            }
+          }
+          finish({ aborted: ctx.signal.aborted, emitted });
+          return { content: [{ type: 'text', text: 'done' }] };
+        },
+      }),
+    ],
+  });
+  return { server, finished, maxQueued: () => maxQueued };
+}
+
+const MODERN = modernRequest(1, 'tools/call', {
+  name: 'flood',
+  arguments: {},
+  _meta: { progressToken: 'p' },
+});
+const LEGACY = {
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'flood', arguments: {}, _meta: { progressToken: 'p' } },
+  }),
+  headers: { 'MCP-Protocol-Version': '2025-11-25' },
+};
+
+/** Mounts `server` on HTTP/1.1 and hands back the server's side of the next connection. */
+async function mountH1(server: Server): Promise<{ serverSocket: Promise<Socket> }> {
+  mounted = await mount(createHttpHandler(server, ADMIT_ALL));
+  const serverSocket = once(mounted.server, 'connection').then(([socket]) => socket as Socket);
+  return { serverSocket };
+}
+
+/**
+ * Polls on real time (`node:timers/promises`, which fake timers leave alone); unlike
+ * `vi.waitUntil`, it does not advance fake timers while it waits.
+ */
+async function until(predicate: () => boolean, timeoutMs = 2_500): Promise<void> {
+  const start = performance.now();
+  while (!predicate()) {
+    if (performance.now() - start > timeoutMs) throw new Error('condition not reached');
+    await sleep(5);
+  }
+}
+
+/** A raw client that sends one request and reads nothing until told to. */
+function silentClient(port: number, bytes: string): Socket {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.write(bytes);
+  cleanups.push(() => socket.destroy());
+  return socket;
+}
+
+/** Reads everything left on `socket` until the server's close reaches it. */
+async function drain(socket: Socket): Promise<string> {
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.resume();
+  await once(socket, 'close');
+  return Buffer.concat(chunks).toString('latin1');
+}
+
+describe('a client that stops reading a stream over HTTP/1.1', () => {
+  test.each([
+    ['2026-07-28', MODERN],
+    ['2025-11-25', LEGACY],
+  ])('on %s, the queue bound closes the connection and aborts the handler', async (_revision, call) => {
+    const events = listenRefusals();
+    let socket: Socket | undefined;
+    const flood = floodServer(() => socket?.writableLength ?? 0);
+    const { serverSocket } = await mountH1(flood.server);
+    const client = silentClient(mounted?.port ?? 0, post(call.body, call.headers));
+    socket = await serverSocket;
+    const closed = once(socket, 'close');
+
+    const outcome = await flood.finished;
+    await closed;
+    // 400 x 64 KiB (25 MiB) were on offer; the handler was stopped long before.
+    expect(outcome.aborted).toBe(true);
+    expect(outcome.emitted).toBeLessThan(400);
+    expect(flood.maxQueued()).toBeLessThanOrEqual(QUEUE_BOUND);
+    expect(events).toEqual([{ rule: 'sse-queue-full', status: 200, code: 0 }]);
+
+    // What reached the client is a cut stream: no result, no chunked terminator.
+    const received = await drain(client);
+    expect(received.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+    expect(received).not.toContain('"result"');
+    expect(received.endsWith('0\r\n\r\n')).toBe(false);
+  });
+
+  test('a stall past the drain deadline closes the connection, though the queue is under its bound', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const events = listenRefusals();
+    let socket: Socket | undefined;
+    // Stop emitting once the kernel's buffers are full: Node still holds a write's worth after a turn.
+    const flood = floodServer(() => socket?.writableLength ?? 0, {
+      enough: () => (socket?.writableLength ?? 0) > 16_384,
+      pace: () => sleep(2),
+    });
+    const { serverSocket } = await mountH1(flood.server);
+    silentClient(mounted?.port ?? 0, post(MODERN.body, MODERN.headers));
+    socket = await serverSocket;
+    const closed = once(socket, 'close');
+    await until(() => (socket?.writableLength ?? 0) > 16_384);
+
+    vi.advanceTimersByTime(DRAIN_TIMEOUT_MS - 1);
+    expect(socket.destroyed).toBe(false);
+    vi.advanceTimersByTime(1);
+    await closed;
+    expect((await flood.finished).aborted).toBe(true);
+    expect(flood.maxQueued()).toBeLessThanOrEqual(QUEUE_BOUND);
+    expect(events).toEqual([{ rule: 'sse-drain-timeout', status: 200, code: 0 }]);
+  });
+
+  test('a JSON answer the client never reads is cut at the drain deadline', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const events = listenRefusals();
+    // 16 MiB: more than loopback's buffers take, so Node still holds some when `end` returns.
+    const big = 'y'.repeat(16 * 1_048_576);
+    const server = createServer({
+      name: 'big',
+      version: '1',
+      tools: [
+        defineTool({
+          name: 'big',
+          inputSchema: { type: 'object' },
+          handler: () => ({ content: [{ type: 'text', text: big }] }),
+        }),
+      ],
+    });
+    const { serverSocket } = await mountH1(server);
+    const call = modernRequest(1, 'tools/call', { name: 'big', arguments: {} });
+    silentClient(mounted?.port ?? 0, post(call.body, { ...call.headers, Accept: 'application/json' }));
+    const socket = await serverSocket;
+    const closed = once(socket, 'close');
+    await until(() => socket.writableLength > 0);
+
+    vi.advanceTimersByTime(DRAIN_TIMEOUT_MS - 1);
+    expect(socket.destroyed).toBe(false);
+    vi.advanceTimersByTime(1);
+    await closed;
+    expect(events).toEqual([{ rule: 'json-drain-timeout', status: 200, code: 0 }]);
+  });
+});
+
+describe('a client that reads slowly but steadily', () => {
+  test('is served the whole stream, more bytes than the queue bound', async () => {
+    const events = listenRefusals();
+    let socket: Socket | undefined;
+    // 64 events of 64 KiB (4 MiB), one every 8 ms or more; the client takes about 64 KiB every 5 ms.
+    const flood = floodServer(() => socket?.writableLength ?? 0, { limit: 64, pace: () => sleep(8) });
+    const { serverSocket } = await mountH1(flood.server);
+    const client = silentClient(mounted?.port ?? 0, post(MODERN.body, MODERN.headers));
+    socket = await serverSocket;
+    const chunks: Buffer[] = [];
+    const reader = setInterval(() => {
+      let taken = 0;
+      for (
+        let chunk = client.read() as Buffer | null;
+        chunk !== null;
+        chunk = client.read() as Buffer | null
+      ) {
+        chunks.push(chunk);
+        taken += chunk.length;
+        if (taken >= 65_536) break;
+      }
+    }, 5);
+    cleanups.push(() => clearInterval(reader));
+    await until(() => Buffer.concat(chunks).toString('latin1').endsWith('0\r\n\r\n'));
+
+    const text = Buffer.concat(chunks).toString('latin1');
+    expect(text.split('"method":"notifications/progress"').length - 1).toBe(64);
+    expect(text).toContain('"result":{"content":[{"type":"text","text":"done"}]');
+    expect(await flood.finished).toEqual({ aborted: false, emitted: 64 });
+    expect(events).toEqual([]);
+  });
+});
+
+describe('a client that stops reading a stream over HTTP/2', () => {
+  test('the queue bound resets the stream with CANCEL, and the session goes on', async () => {
+    const events = listenRefusals();
+    let serverResponse: { writableLength: number } | undefined;
+    const flood = floodServer(() => serverResponse?.writableLength ?? 0);
+    const handler = createHttpHandler(flood.server, ADMIT_ALL);
+    const h2 = createHttp2Server((req, res) => {
+      serverResponse ??= res;
+      handler(req, res);
+    });
+    h2.listen(0, '127.0.0.1');
+    await once(h2, 'listening');
+    const { port } = h2.address() as AddressInfo;
+    const session = connectHttp2(`http://127.0.0.1:${port}`);
+    session.on('error', () => {});
+    cleanups.push(async () => {
+      session.destroy();
+      h2.close();
+      await once(h2, 'close');
+    });
+
+    const headers = {
+      ':method': 'POST',
+      ':path': '/mcp',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...MODERN.headers,
+    };
+    const stream = session.request(headers);
+    stream.on('error', () => {});
+    stream.pause();
+    stream.end(MODERN.body);
+    const closed = once(stream, 'close');
+
+    const outcome = await flood.finished;
+    await closed;
+    expect(outcome.aborted).toBe(true);
+    expect(outcome.emitted).toBeLessThan(400);
+    expect(flood.maxQueued()).toBeLessThanOrEqual(QUEUE_BOUND);
+    expect(stream.rstCode).toBe(http2Constants.NGHTTP2_CANCEL);
+    expect(events).toEqual([{ rule: 'sse-queue-full', status: 200, code: 0 }]);
+
+    // Another request on the same session is answered.
+    const list = modernRequest(2, 'tools/list');
+    const next = session.request({ ...headers, ...list.headers });
+    next.setEncoding('utf8');
+    let body = '';
+    next.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    next.end(list.body);
+    await once(next, 'end');
+    expect(JSON.parse(body)).toMatchObject({ id: 2, result: { tools: [{ name: 'flood' }] } });
+  });
+});
