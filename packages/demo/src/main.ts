@@ -73,6 +73,12 @@ if (options.stdio) {
       authorize: () => ({ ok: true }),
       allowedOrigins: options.origins,
     });
+    // Registered before the banner: a supervisor may signal as soon as it reads the URL.
+    const stop = (): void => {
+      void serving.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
     const url = `${serving.url}/mcp`;
     process.stderr.write(
       `palisade demo: serving MCP (Streamable HTTP, stateless) at ${url}\n` +
@@ -83,11 +89,6 @@ if (options.stdio) {
         `      -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'\n` +
         `  Ctrl-C stops it.\n`,
     );
-    const stop = (): void => {
-      void serving.close().then(() => process.exit(0));
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const reason =

@@ -25,7 +25,7 @@ interface Demo {
 const running: ChildProcess[] = [];
 afterEach(async () => {
   for (const child of running.splice(0)) {
-    if (child.exitCode !== null) continue;
+    if (child.exitCode !== null || child.signalCode !== null) continue;
     child.kill('SIGTERM');
     await once(child, 'exit');
   }
