@@ -4,7 +4,7 @@
  * inherited. Each new connection is held by the sniffer (`protocol-sniff.ts`) until its first bytes
  * tell the protocol, then handed to an `http.Server` or an `http2` server that never listens itself.
  *
- * Plaintext only: TLS with ALPN is not built here; put a TLS terminator in front.
+ * With `tls`, the port speaks HTTPS instead and ALPN picks the protocol (`serve-tls.ts`).
  */
 import { once } from 'node:events';
 import { createServer as createHttp1Server } from 'node:http';
@@ -12,7 +12,9 @@ import { createServer as createHttp2Server, type Http2Session } from 'node:http2
 import { createServer as createNetServer, isIP, type Server as NetServer, type Socket } from 'node:net';
 import { invalidOption } from '../errors.js';
 import {
+  DEFAULT_CONNECTION_TIMEOUT_MS,
   DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_HTTP_READ_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_CONCURRENT_STREAMS,
   DEFAULT_MAX_CONNECTIONS,
@@ -27,6 +29,10 @@ import type { Server } from '../server.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
 import { HTTP_KEYS } from './http-options.js';
 import { sniff } from './protocol-sniff.js';
+import { checkTlsOptions, createTlsListener, type ServeTlsOptions } from './serve-tls.js';
+import { guardSession } from './session-guard.js';
+
+export type { ServeTlsOptions } from './serve-tls.js';
 
 export interface ServeOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
   /** Default when `host` is loopback: `['localhost', '127.0.0.1', '::1']`; required otherwise. */
@@ -35,8 +41,10 @@ export interface ServeOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
   readonly host?: string;
   /** Port to bind. Default 0: the system picks a free one, read back from the result. */
   readonly port?: number;
-  /** Serve HTTP/2 by prior knowledge on the same port. Default true; false closes a preface. */
+  /** Serve HTTP/2 (by prior knowledge, or by ALPN over TLS). Default true; false closes a preface. */
   readonly http2?: boolean;
+  /** Certificate and key: the port then speaks HTTPS, HTTP/2 or HTTP/1.1 as ALPN settles. */
+  readonly tls?: ServeTlsOptions;
   /** ms for a new connection to reveal its protocol. Default 5,000. */
   readonly sniffTimeoutMs?: number;
   /** HTTP/1.1 request-head deadline, ms. Default 10,000. */
@@ -53,10 +61,15 @@ export interface ServeOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
   readonly maxConcurrentStreams?: number;
   /** HTTP/2 memory per session in MB (Node's unit); past it new streams are refused. Default 10. */
   readonly maxSessionMemory?: number;
+  /**
+   * HTTP/2 session time without a stream still reading or being answered, ms; then GOAWAY(NO_ERROR).
+   * Default twice `readTimeoutMs` (30,000). See `session-guard.ts`.
+   */
+  readonly connectionTimeoutMs?: number;
 }
 
 export interface Serving {
-  /** `http://host:port`, IPv6 hosts bracketed. */
+  /** `http://host:port` (`https://` with `tls`), IPv6 hosts bracketed. */
   readonly url: string;
   readonly port: number;
   /** The listening socket server; the HTTP servers behind it never listen. */
@@ -69,6 +82,7 @@ const SERVE_KEYS = [
   'host',
   'port',
   'http2',
+  'tls',
   'sniffTimeoutMs',
   'headersTimeoutMs',
   'requestTimeoutMs',
@@ -77,6 +91,7 @@ const SERVE_KEYS = [
   'maxConnections',
   'maxConcurrentStreams',
   'maxSessionMemory',
+  'connectionTimeoutMs',
 ] as const;
 
 const LOOPBACK_HOSTS = Object.freeze(['localhost', '127.0.0.1', '::1']);
@@ -98,6 +113,7 @@ interface Settings {
   readonly maxConnections: number;
   readonly maxConcurrentStreams: number;
   readonly maxSessionMemory: number;
+  readonly connectionTimeoutMs: number;
 }
 
 function checkSettings(options: Record<string, unknown>): Settings {
@@ -118,6 +134,12 @@ function checkSettings(options: Record<string, unknown>): Settings {
     maxConnections: integer('maxConnections', DEFAULT_MAX_CONNECTIONS, 1, 1_048_576),
     maxConcurrentStreams: integer('maxConcurrentStreams', DEFAULT_MAX_CONCURRENT_STREAMS, 1, 1_000_000),
     maxSessionMemory: integer('maxSessionMemory', DEFAULT_MAX_SESSION_MEMORY_MB, 1, 1_024),
+    connectionTimeoutMs: ms(
+      'connectionTimeoutMs',
+      typeof options['readTimeoutMs'] === 'number'
+        ? Math.min(2 * options['readTimeoutMs'], MAX_SERVE_TIMEOUT_MS)
+        : DEFAULT_CONNECTION_TIMEOUT_MS,
+    ),
   };
   // Node refuses a requestTimeout under headersTimeout at the first request, not at construction.
   if (settings.requestTimeoutMs < settings.headersTimeoutMs) {
@@ -130,6 +152,7 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
   if (!isPlainObject(options)) throw invalidOption('serve options', 'must be a plain object');
   refuseUnknownKeys(options, [...HTTP_KEYS, ...SERVE_KEYS], '');
   const settings = checkSettings(options);
+  const tls = options.tls === undefined ? undefined : checkTlsOptions(options.tls);
   const handlerOptions: Record<string, unknown> = {};
   for (const key of HTTP_KEYS) if (options[key] !== undefined) handlerOptions[key] = options[key];
   if (options.allowedHosts === undefined) {
@@ -176,27 +199,44 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
     session.once('close', () => sessions.delete(session));
     // An idle session is closed with GOAWAY; streams still open finish first.
     session.setTimeout(settings.keepAliveTimeoutMs, () => session.close());
+    // What neither the 408 nor the idle timeout ends (PINGs, answers never taken), session-guard.ts bounds.
+    guardSession(session, {
+      connectionTimeoutMs: settings.connectionTimeoutMs,
+      readTimeoutMs: options.readTimeoutMs ?? DEFAULT_HTTP_READ_TIMEOUT_MS,
+    });
   });
 
   const sockets = new Set<Socket>();
-  const listener = createNetServer((socket) => {
+  const track = (socket: Socket): void => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    sniff(socket, settings.sniffTimeoutMs, (verdict) => {
-      if (verdict === 'http1') {
-        http1.emit('connection', socket);
-        // The HTTP/1.1 server reads through 'data' and does not resume a socket paused by the sniff.
-        socket.resume();
-      } else if (verdict === 'http2' && settings.http2) {
-        // Node's session reads the held bytes itself on the next tick; a resume here would flow
-        // them to no listener first and the session would see no preface.
-        http2.emit('connection', socket);
-      } else if (verdict === 'http2') {
-        socket.on('error', () => {});
-        socket.destroy();
-      }
+  };
+  const listener: NetServer = tls
+    ? createTlsListener(
+        tls,
+        { http2: settings.http2, handshakeTimeoutMs: settings.sniffTimeoutMs },
+        (socket, protocol) => (protocol === 'h2' ? http2 : http1).emit('connection', socket),
+      )
+    : createNetServer();
+  // The raw TCP socket (under TLS too) is what close() ends and maxConnections counts.
+  listener.on('connection', track);
+  if (!tls)
+    listener.on('connection', (socket: Socket) => {
+      sniff(socket, settings.sniffTimeoutMs, (verdict) => {
+        if (verdict === 'http1') {
+          http1.emit('connection', socket);
+          // The HTTP/1.1 server reads through 'data' and does not resume a socket paused by the sniff.
+          socket.resume();
+        } else if (verdict === 'http2' && settings.http2) {
+          // Node's session reads the held bytes itself on the next tick; a resume here would flow
+          // them to no listener first and the session would see no preface.
+          http2.emit('connection', socket);
+        } else if (verdict === 'http2') {
+          socket.on('error', () => {});
+          socket.destroy();
+        }
+      });
     });
-  });
   listener.maxConnections = settings.maxConnections;
   listener.listen(settings.port, settings.host);
   await Promise.race([
@@ -208,7 +248,7 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url: `${tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
     port: address.port,
     server: listener,
     close: async () => {
