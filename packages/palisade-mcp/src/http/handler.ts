@@ -67,6 +67,13 @@ export interface HttpHandler {
 
 const DECIMAL = /^[0-9]+$/;
 
+/** The target's path, before any query, compared exactly: `/mcp/` and `/MCP` are other paths. */
+function pathMatches(url: string | undefined, path: string): boolean {
+  if (url === undefined) return false;
+  const query = url.indexOf('?');
+  return (query === -1 ? url : url.slice(0, query)) === path;
+}
+
 export function createHttpHandler(server: Server, options: HttpHandlerOptions): HttpHandler {
   const checked = checkHttpOptions(options);
   const run = (anyReq: HttpRequest, anyRes: HttpResponse, invite: boolean): void => {
@@ -127,6 +134,7 @@ async function serve(
   if (host === 'repeated') return refuse(REFUSALS.hostRepeated);
   if (host === 'not-allowed') return refuse(REFUSALS.hostNotAllowed);
   if (!originAllowed(raw, options.allowedOrigins)) return refuse(REFUSALS.originNotAllowed);
+  if (options.path !== undefined && !pathMatches(req.url, options.path)) return refuse(REFUSALS.notFound);
   if (req.method !== 'POST') return refuse(REFUSALS.method, { allow: 'POST' });
 
   const request = authorizeRequest(req);

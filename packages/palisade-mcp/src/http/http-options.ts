@@ -62,6 +62,11 @@ export interface HttpHandlerOptions {
   /** Host names (ports ignored), compared case-insensitively, or `'any'`. */
   readonly allowedHosts: readonly string[] | 'any';
   readonly authorizeBody?: AuthorizeBody;
+  /**
+   * The request path served (`/mcp`); any other path is answered 404. Default `'any'` for a
+   * mounted handler (the host's router decides), `'/mcp'` for `serve()`. The query is ignored.
+   */
+  readonly path?: string;
   /** Whole-body deadline in ms. Default 15,000. */
   readonly readTimeoutMs?: number;
   readonly onFault?: (description: string, cause: unknown) => void;
@@ -75,6 +80,8 @@ export interface CheckedHttpOptions {
   /** Lower-cased, brackets removed; undefined means any. */
   readonly allowedHosts: ReadonlySet<string> | undefined;
   readonly authorizeBody: AuthorizeBody | undefined;
+  /** undefined means any path. */
+  readonly path: string | undefined;
   readonly readTimeoutMs: number;
   readonly onFault: (description: string, cause: unknown) => void;
   readonly onLog: (event: HttpLogEvent) => void;
@@ -86,6 +93,7 @@ export const HTTP_KEYS = [
   'allowedOrigins',
   'allowedHosts',
   'authorizeBody',
+  'path',
   'readTimeoutMs',
   'onFault',
   'onLog',
@@ -149,6 +157,17 @@ function stringList(
   return set;
 }
 
+/** A path as it appears in a request target: `/`, then visible ASCII, no query or fragment. */
+const PATH = /^\/[\x21-\x7e]*$/;
+
+function checkPath(value: unknown): string | undefined {
+  if (value === undefined || value === 'any') return undefined;
+  if (typeof value !== 'string' || !PATH.test(value) || value.includes('?') || value.includes('#')) {
+    throw invalidOption('path', "must start with / and hold no space, query or fragment (or be 'any')");
+  }
+  return value;
+}
+
 export function checkHttpOptions(options: unknown): CheckedHttpOptions {
   if (!isPlainObject(options)) throw invalidOption('http options', 'must be a plain object');
   refuseUnknownKeys(options, HTTP_KEYS, '');
@@ -171,6 +190,7 @@ export function checkHttpOptions(options: unknown): CheckedHttpOptions {
     allowedOrigins: stringList(options['allowedOrigins'], 'allowedOrigins', serializedOrigin),
     allowedHosts: stringList(options['allowedHosts'], 'allowedHosts', normalizeHostName),
     authorizeBody: optionalFunction<AuthorizeBody>('authorizeBody'),
+    path: checkPath(options['path']),
     readTimeoutMs:
       options['readTimeoutMs'] === undefined
         ? DEFAULT_HTTP_READ_TIMEOUT_MS

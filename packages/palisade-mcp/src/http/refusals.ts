@@ -33,6 +33,7 @@ export const REFUSALS = Object.freeze({
   ),
   hostNotAllowed: early('host-not-allowed', 421, -32600, 'Invalid request: Host not allowed'),
   originNotAllowed: early('origin-not-allowed', 403, -32600, 'Invalid request: Origin not allowed'),
+  notFound: early('path-not-found', 404, -32600, 'Invalid request: no MCP endpoint at this path'),
   method: early('method-not-allowed', 405, -32600, 'Invalid request: only POST is served here'),
   unauthorized: early('authorize', 401, -32600, 'Unauthorized'),
   forbidden: early('authorize', 403, -32600, 'Forbidden'),

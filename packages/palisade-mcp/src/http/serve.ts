@@ -95,6 +95,7 @@ const SERVE_KEYS = [
 ] as const;
 
 const LOOPBACK_HOSTS = Object.freeze(['localhost', '127.0.0.1', '::1']);
+const DEFAULT_SERVE_PATH = '/mcp';
 
 function isLoopback(host: string): boolean {
   const name = host.toLowerCase();
@@ -162,6 +163,8 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
     }
     handlerOptions['allowedHosts'] = LOOPBACK_HOSTS;
   }
+  // A listening server owns every path: only the endpoint is MCP, the rest is 404.
+  if (options.path === undefined) handlerOptions['path'] = DEFAULT_SERVE_PATH;
   const handler = createHttpHandler(server, handlerOptions as unknown as HttpHandlerOptions);
 
   const http1 = createHttp1Server(

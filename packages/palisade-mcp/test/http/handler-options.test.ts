@@ -94,6 +94,13 @@ describe('createHttpHandler options', () => {
     expect(build({ ...VALID, allowedOrigins: ['HTTP://App.Example:8080'] })).toBe('built');
   });
 
+  test.each(['mcp', '/mcp?x', '/m cp', '/mcp#a', ''])('path %j is refused naming path', (path) => {
+    expect(build({ ...VALID, path })).toMatchObject({
+      code: 'PALISADE_ERR_INVALID_OPTION',
+      message: expect.stringContaining('"path"'),
+    });
+  });
+
   test('an empty allowedOrigins list is accepted: it admits only requests without Origin', () => {
     expect(build({ ...VALID, allowedOrigins: [] })).toBe('built');
   });

@@ -281,6 +281,73 @@ describe('serve() on its defaults', () => {
 });
 
 describe('serve() settings', () => {
+  test('a POST to a path other than /mcp is answered 404 naming no endpoint, and the connection is closed', async () => {
+    const served = await serving();
+    const reply = await exchange(
+      served.port,
+      post(ECHO.body, ECHO.headers).replace('POST /mcp ', 'POST /other '),
+    );
+    expect(reply.statusLine).toBe('HTTP/1.1 404 Not Found');
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid request: no MCP endpoint at this path' },
+    });
+    await reply.client.closed;
+    await served.close();
+  });
+
+  test.each(['/mcp/', '/MCP', '/mcp/x'])('the path %s is not /mcp and is answered 404', async (path) => {
+    const served = await serving();
+    const reply = await exchange(
+      served.port,
+      post(ECHO.body, ECHO.headers).replace('POST /mcp ', `POST ${path} `),
+    );
+    expect(reply.status).toBe(404);
+    reply.client.end();
+    await served.close();
+  });
+
+  test('a query after /mcp is ignored and the request is served', async () => {
+    const served = await serving();
+    const reply = await exchange(
+      served.port,
+      post(ECHO.body, ECHO.headers).replace('POST /mcp ', 'POST /mcp?x=1 '),
+    );
+    expect(reply.status).toBe(200);
+    reply.client.end();
+    await served.close();
+  });
+
+  test("path: '/rpc' moves the endpoint, and path: 'any' serves every path", async () => {
+    const moved = await serving({ path: '/rpc' });
+    const atRpc = await exchange(
+      moved.port,
+      post(ECHO.body, ECHO.headers).replace('POST /mcp ', 'POST /rpc '),
+    );
+    const atMcp = await exchange(moved.port, post(ECHO.body, ECHO.headers));
+    expect([atRpc.status, atMcp.status]).toEqual([200, 404]);
+    atRpc.client.end();
+    await moved.close();
+    const anywhere = await serving({ path: 'any' });
+    const atOther = await exchange(
+      anywhere.port,
+      post(ECHO.body, ECHO.headers).replace('POST /mcp ', 'POST /x/y '),
+    );
+    expect(atOther.status).toBe(200);
+    atOther.client.end();
+    await anywhere.close();
+  });
+
+  test('an HTTP/2 :path other than /mcp is answered 404 and the session goes on serving', async () => {
+    const served = await serving();
+    const session = await h2Session(served.port);
+    const other = await h2Request(session, { ':path': '/' });
+    const right = await h2Request(session);
+    expect([other.status, right.status]).toEqual([404, 200]);
+    session.close();
+    await served.close();
+  });
+
   test('http2: false closes a connection that sends the preface, and HTTP/1.1 is still served', async () => {
     const served = await serving({ http2: false });
     const client = new RawClient(served.port);
