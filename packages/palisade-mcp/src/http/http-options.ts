@@ -106,7 +106,7 @@ function defaultFault(description: string, cause: unknown): void {
   process.stderr.write(`palisade: host fault: ${description}${detail}\n`);
 }
 
-function defaultLog(event: HttpLogEvent): void {
+export function defaultLog(event: HttpLogEvent): void {
   const reason = event.reason === undefined ? '' : ` (${event.reason})`;
   process.stderr.write(`palisade: http refusal ${event.rule} ${event.status}${reason}\n`);
 }

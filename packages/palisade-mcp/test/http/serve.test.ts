@@ -2,8 +2,10 @@
  * `serve()`: one port, HTTP/1.1 and HTTP/2 by prior knowledge, through real sockets on 127.0.0.1
  * and a real `node:http2` client, so frames, SETTINGS and resets are seen as a client sees them.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { type ClientHttp2Session, connect, type IncomingHttpHeaders } from 'node:http2';
+import { connect as tcpConnect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
@@ -457,5 +459,81 @@ describe('serve() settings', () => {
 
   test('maxSessionMemory: 0 is refused as out of range', async () => {
     await expect(serving({ maxSessionMemory: 0 })).rejects.toThrow(/maxSessionMemory/);
+  });
+});
+
+describe("what Node's HTTP/1.1 parser refuses before the handler", () => {
+  /** Every refusal event published while `action` runs, and the log events `serve()` was given. */
+  async function observed(
+    options: Partial<ServeOptions>,
+    action: (port: number) => Promise<void>,
+  ): Promise<{ published: unknown[]; logged: unknown[] }> {
+    const published: unknown[] = [];
+    const logged: unknown[] = [];
+    const listener = (message: unknown): void => {
+      published.push(message);
+    };
+    subscribe('palisade:http-refusal', listener);
+    const served = await serving({ ...options, onLog: (event) => logged.push(event) });
+    try {
+      await action(served.port);
+    } finally {
+      unsubscribe('palisade:http-refusal', listener);
+      await served.close();
+    }
+    return { published, logged };
+  }
+
+  test('a malformed request line is answered 400 with a JSON-RPC refusal, published as malformed-request', async () => {
+    let reply = '';
+    const { published, logged } = await observed({}, async (port) => {
+      const client = new RawClient(port);
+      client.send('POST /mcp HTTP/1.1 EXTRA\r\nHost: 127.0.0.1\r\n\r\n');
+      await client.closed;
+      reply = client.text();
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(reply).toContain('connection: close');
+    expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toBe(
+      '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request: malformed HTTP request"}}',
+    );
+    expect(published).toEqual([{ rule: 'malformed-request', status: 400, code: -32600 }]);
+    expect(logged).toEqual([{ kind: 'refusal', rule: 'malformed-request', status: 400 }]);
+  });
+
+  test('a head over maxHeaderSize is published as head-too-large with 431', async () => {
+    const { published } = await observed({ maxHeaderSize: 4_096 }, async (port) => {
+      const reply = await exchange(port, post(ECHO.body, { ...ECHO.headers, 'X-Pad': 'a'.repeat(5_000) }));
+      expect(reply.status).toBe(431);
+      reply.client.end();
+    });
+    expect(published).toEqual([{ rule: 'head-too-large', status: 431, code: -32600 }]);
+  });
+
+  test('a head not complete within headersTimeoutMs is published as head-timeout with 408', async () => {
+    const { published } = await observed(
+      { headersTimeoutMs: 300, requestTimeoutMs: 10_000 },
+      async (port) => {
+        const client = new RawClient(port);
+        client.send('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+        await client.closed;
+        expect(client.text()).toMatch(/^HTTP\/1\.1 408 /);
+      },
+    );
+    expect(published).toEqual([{ rule: 'head-timeout', status: 408, code: -32600 }]);
+  });
+
+  test('a client that resets its connection mid-head is leaving, not refused: nothing is published', async () => {
+    const { published, logged } = await observed({}, async (port) => {
+      const socket = tcpConnect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      await once(socket, 'connect');
+      socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.resetAndDestroy();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    });
+    expect(published).toEqual([]);
+    expect(logged).toEqual([]);
   });
 });
