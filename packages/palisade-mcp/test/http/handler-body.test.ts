@@ -118,6 +118,61 @@ describe('reading the body', () => {
     client.end();
   });
 
+  test('an authorizeBody that throws is answered 500 with -32603 and reported as a fault', async () => {
+    const faults: string[] = [];
+    const port = await serveWith({
+      authorizeBody: () => {
+        throw new Error('signature store offline');
+      },
+      onFault: (description) => faults.push(description),
+    });
+    const reply = await exchange(port, post(LIST.body, LIST.headers));
+    expect(reply.status).toBe(500);
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32603, message: 'Internal error' },
+    });
+    expect(reply.body).not.toContain('signature store');
+    expect(faults).toEqual(['authorizeBody threw or rejected']);
+    reply.client.end();
+  });
+
+  test('an authorizeBody still pending at the read deadline is refused 403', async () => {
+    const port = await serveWith({ authorizeBody: () => new Promise(() => {}), readTimeoutMs: 300 });
+    const reply = await exchange(port, post(LIST.body, LIST.headers));
+    expect(reply.statusLine).toBe('HTTP/1.1 403 Forbidden');
+    reply.client.end();
+  });
+
+  test('an authorizeBody refusal naming 401 or 429 is still answered 403, without the hook headers', async () => {
+    const port = await serveWith({
+      authorizeBody: () => ({ ok: false, status: 401, headers: { 'www-authenticate': 'Bearer' } }),
+    });
+    const reply = await exchange(port, post(LIST.body, LIST.headers));
+    expect(reply.status).toBe(403);
+    expect(reply.headers['www-authenticate']).toBeUndefined();
+    reply.client.end();
+  });
+
+  test('a client that leaves mid-body gets no answer and is no host fault', async () => {
+    const faults: string[] = [];
+    const logged: unknown[] = [];
+    const port = await serveWith({
+      onFault: (description) => faults.push(description),
+      onLog: (event) => logged.push(event),
+    });
+    const client = new RawClient(port);
+    const whole = post(LIST.body, LIST.headers);
+    client.send(whole.slice(0, whole.length - 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    client.end();
+    await client.closed;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(client.text()).toBe('');
+    expect(faults).toEqual([]);
+    expect(logged).toEqual([]);
+  });
+
   test('a refusal before the read closes the connection: a second request on it is not answered', async () => {
     const port = await serveWith();
     const client = new RawClient(port);
