@@ -78,7 +78,7 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
   const checked = checkHttpOptions(options);
   const run = (anyReq: HttpRequest, anyRes: HttpResponse, invite: boolean): void => {
     // The compatibility API offers every member used past here (headers, rawHeaders, data/end/close,
-    // writeHead/write/end, req); the few differences are decided on `httpVersionMajor`.
+    // writeHead/write/end, req); the few differences are decided on the request's class.
     const req = anyReq as IncomingMessage;
     const res = anyRes as unknown as ServerResponse;
     serve(server, checked, req, res, invite).catch((cause: unknown) => {
@@ -125,7 +125,9 @@ async function serve(
     writeRefusal(res, refusal, headers);
   };
 
-  const http2 = req.httpVersionMajor === 2;
+  // By the object, not `httpVersionMajor`, which an HTTP/1.1 request line may set to 2 (see isHttp2).
+  const http2 = (req as unknown) instanceof Http2ServerRequest;
+  if (!http2 && req.httpVersion !== '1.1' && req.httpVersion !== '1.0') return refuse(REFUSALS.httpVersion);
   const authority = req.headers[':authority'];
   const host = http2
     ? checkAuthority(typeof authority === 'string' ? authority : undefined, raw, options.allowedHosts)

@@ -33,6 +33,8 @@ export const REFUSALS = Object.freeze({
   ),
   hostNotAllowed: early('host-not-allowed', 421, -32600, 'Invalid request: Host not allowed'),
   originNotAllowed: early('origin-not-allowed', 403, -32600, 'Invalid request: Origin not allowed'),
+  // Node's HTTP/1.1 parser accepts any HTTP/d.d request line; only 1.0 and 1.1 are HTTP/1.
+  httpVersion: early('http-version', 505, -32600, 'Invalid request: HTTP version not supported'),
   notFound: early('path-not-found', 404, -32600, 'Invalid request: no MCP endpoint at this path'),
   method: early('method-not-allowed', 405, -32600, 'Invalid request: only POST is served here'),
   unauthorized: early('authorize', 401, -32600, 'Unauthorized'),

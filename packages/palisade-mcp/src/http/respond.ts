@@ -3,7 +3,7 @@
  * headers are constants or the host's own (checked) values, never a request header echoed back.
  */
 import type { ServerResponse } from 'node:http';
-import { type Http2ServerResponse, constants as http2Constants } from 'node:http2';
+import { Http2ServerResponse, constants as http2Constants } from 'node:http2';
 import type { OutgoingMessage } from '../protocol/jsonrpc.js';
 import { errorResponse } from '../protocol/jsonrpc.js';
 import type { HttpRefusal } from './refusals.js';
@@ -66,9 +66,13 @@ export function writeRefusal(
   }
 }
 
-/** An `Http2ServerResponse` passed through the handler's `ServerResponse`-typed path. */
+/**
+ * An `Http2ServerResponse` passed through the handler's `ServerResponse`-typed path. Decided by
+ * the object, never by `httpVersionMajor`: Node's HTTP/1.1 parser accepts a request line saying
+ * `HTTP/2.0`, and trusting it would treat a socket as a stream.
+ */
 export function isHttp2(res: ServerResponse): boolean {
-  return res.req.httpVersionMajor === 2;
+  return (res as unknown) instanceof Http2ServerResponse;
 }
 
 export const SSE_HEADERS = Object.freeze({

@@ -98,6 +98,24 @@ describe('the checks before the body is read', () => {
     reply.client.end();
   });
 
+  test.each(['HTTP/2.0', 'HTTP/0.9'])(
+    'an HTTP/1 request line claiming %s is answered 505 and closed, and never served as HTTP/2',
+    async (version) => {
+      const reply = await exchange(
+        mounted.port,
+        post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, Host: 'evil.example' }).replace(
+          'POST /mcp HTTP/1.1',
+          `POST /mcp ${version}`,
+        ),
+      );
+      expect(reply.status).toBe(505);
+      expect(JSON.parse(reply.body)).toEqual(
+        jsonError(-32600, 'Invalid request: HTTP version not supported'),
+      );
+      await reply.client.closed;
+    },
+  );
+
   test.each(['GET', 'DELETE', 'PUT'])('%s is answered 405 with Allow: POST', async (method) => {
     const reply = await exchange(mounted.port, post('', {}, method));
     expect(reply.statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
