@@ -15,7 +15,12 @@ import { type ConnectionState, initialState } from '../protocol/state.js';
 import type { Server } from '../server.js';
 import { encodeMessage } from '../wire/encode.js';
 import type { HeaderCheck } from './header-check.js';
-import { checkLegacyVersionHeader, checkModernHeaders, PROTOCOL_VERSION_HEADER } from './header-match.js';
+import {
+  checkCarriedHeaders,
+  checkLegacyVersionHeader,
+  checkModernHeaders,
+  PROTOCOL_VERSION_HEADER,
+} from './header-match.js';
 import { headerValues } from './header-values.js';
 import type { HttpLogEvent } from './http-options.js';
 import { type HttpRefusal, lateRefusal, publishRefusal, WRITE_REFUSALS } from './refusals.js';
@@ -54,28 +59,34 @@ function settle(input: AnswerInput): Settled {
   const sorted = classify(message);
   if (sorted.kind === 'refused') return { kind: 'run', state: initialState('http'), modern: false };
   const { method, params } = sorted.message;
-  const meta = params?.['_meta'];
-  if (isPlainObject(meta) && Object.hasOwn(meta, META_PROTOCOL_VERSION)) {
-    const name = params?.['name'];
-    const headerFields =
+  const name = params?.['name'];
+  const headerInput = {
+    rawHeaders,
+    message: { method, params, isNotification: sorted.kind === 'notification' },
+    headerFields:
       method === 'tools/call' && typeof name === 'string'
         ? server.catalog.tools?.get(name)?.headerFields
-        : undefined;
-    const check = checkModernHeaders({
-      rawHeaders,
-      message: { method, params, isNotification: sorted.kind === 'notification' },
-      headerFields,
-    });
+        : undefined,
+  };
+  const meta = params?.['_meta'];
+  if (isPlainObject(meta) && Object.hasOwn(meta, META_PROTOCOL_VERSION)) {
+    const check = checkModernHeaders(headerInput);
     if (!check.ok) return { kind: 'mismatch', check };
     return { kind: 'run', state: initialState('http'), modern: true };
   }
-  if (method === 'initialize') return { kind: 'run', state: initialState('http'), modern: false };
+  if (method === 'initialize') {
+    const check = checkCarriedHeaders(headerInput);
+    if (!check.ok) return { kind: 'mismatch', check };
+    return { kind: 'run', state: initialState('http'), modern: false };
+  }
   if (
     headerValues(rawHeaders, PROTOCOL_VERSION_HEADER).length > 0 &&
     server.supportedVersions.includes(LEGACY_REVISION)
   ) {
-    const check = checkLegacyVersionHeader(rawHeaders, LEGACY_REVISION);
-    if (!check.ok) return { kind: 'mismatch', check };
+    const version = checkLegacyVersionHeader(rawHeaders, LEGACY_REVISION);
+    if (!version.ok) return { kind: 'mismatch', check: version };
+    const carried = checkCarriedHeaders(headerInput);
+    if (!carried.ok) return { kind: 'mismatch', check: carried };
     return { kind: 'run', state: LEGACY_STATE, modern: false };
   }
   return { kind: 'run', state: initialState('http'), modern: false };

@@ -151,7 +151,21 @@ export function checkModernHeaders(input: ModernHeaderInput): HeaderCheck {
     (text) => typeof bodyVersion !== 'string' || text === bodyVersion,
   );
   if (!version.ok) return version;
+  return checkMirrors(index, message, input.headerFields, required);
+}
 
+/**
+ * `Mcp-Method`, `Mcp-Name` and the declared `Mcp-Param-{Name}` headers against the body; with
+ * `required` false only the headers present are held to it.
+ */
+function checkMirrors(
+  index: ReturnType<typeof indexHeaders>,
+  message: ModernHeaderInput['message'],
+  headerFields: ModernHeaderInput['headerFields'],
+  required: boolean,
+): HeaderCheck {
+  const params: unknown = message.params;
+  const get = (header: string) => index.get(asciiLowerCase(header));
   const method = checkText(
     get(METHOD_HEADER),
     METHOD_HEADER,
@@ -173,7 +187,7 @@ export function checkModernHeaders(input: ModernHeaderInput): HeaderCheck {
   }
 
   const args = ownMember(params, 'arguments');
-  for (const field of input.headerFields ?? []) {
+  for (const field of headerFields ?? []) {
     const checked = checkField(index, field, args, required);
     if (!checked.ok) return checked;
   }
@@ -188,4 +202,14 @@ export function checkModernHeaders(input: ModernHeaderInput): HeaderCheck {
 export function checkLegacyVersionHeader(rawHeaders: readonly string[], negotiated: string): HeaderCheck {
   const values = headerValues(rawHeaders, PROTOCOL_VERSION_HEADER);
   return checkText(values, PROTOCOL_VERSION_HEADER, false, false, (text) => text === negotiated);
+}
+
+/**
+ * 2025-11-25 defines no `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*`, so none is required; but a
+ * proxy, a gateway or the host's own `authorize` may read one, so each one present must agree
+ * with the body exactly as on 2026-07-28. Otherwise naming the old revision would switch the
+ * match off and let headers say one call while the body makes another.
+ */
+export function checkCarriedHeaders(input: ModernHeaderInput): HeaderCheck {
+  return checkMirrors(indexHeaders(input.rawHeaders, MCP_PREFIX), input.message, input.headerFields, false);
 }

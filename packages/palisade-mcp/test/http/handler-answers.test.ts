@@ -173,6 +173,54 @@ describe('stateless 2025-11-25', () => {
     expect(reply.json).toMatchObject({ id: 4, error: { code: -32020 } });
   });
 
+  test('a 2025-11-25 request whose Mcp-Method and Mcp-Name say another call is answered 400 with -32020', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'add', arguments: { a: 1, b: 2 } },
+    });
+    const reply = await send(body, { ...LEGACY_HEADERS, 'Mcp-Method': 'tools/list', 'Mcp-Name': 'echo' });
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({
+      id: 5,
+      error: { code: -32020, message: expect.stringContaining('Mcp-Method') },
+    });
+  });
+
+  test('a 2025-11-25 tools/call whose Mcp-Name names another tool is answered 400 with -32020', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 6,
+      method: 'tools/call',
+      params: { name: 'add', arguments: { a: 1, b: 2 } },
+    });
+    const reply = await send(body, { ...LEGACY_HEADERS, 'Mcp-Name': 'echo' });
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({
+      id: 6,
+      error: { code: -32020, message: expect.stringContaining('Mcp-Name') },
+    });
+  });
+
+  test('a 2025-11-25 tools/call whose carried headers agree with the body is served', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'add', arguments: { a: 1, b: 2 } },
+    });
+    const reply = await send(body, { ...LEGACY_HEADERS, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'add' });
+    expect(reply.status).toBe(200);
+    expect(reply.json).toMatchObject({ id: 7, result: { structuredContent: { sum: 3 } } });
+  });
+
+  test('an initialize carrying an Mcp-Method of another method is answered 400 with -32020', async () => {
+    const reply = await send(INITIALIZE, { 'Mcp-Method': 'tools/call' });
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({ id: 0, error: { code: -32020 } });
+  });
+
   test('notifications/initialized is answered 202', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const reply = await send(body, LEGACY_HEADERS);
