@@ -3,7 +3,8 @@
  * a head over `maxHeaderSize`, a head or request past its deadline. Node answers these itself (a
  * bare 400, 431 or 408) and tells nobody; `serve()` answers them the same way, with a JSON-RPC
  * refusal body like every other, and publishes each on the refusal channel, so an operator alerting
- * on attack patterns sees these too. A connection reset is the client leaving, not a refusal.
+ * on attack patterns sees these too. A reset, or a connection closed mid-request, is the client
+ * leaving, not a refusal.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -29,6 +30,7 @@ const BY_CODE: Readonly<Record<string, HttpRefusal>> = Object.freeze({
     'Invalid request: chunk extensions too large',
   ),
 });
+const LEAVING = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 const MALFORMED = refusal('malformed-request', 400, 'Invalid request: malformed HTTP request');
 
 /** Node's own listener for `clientError` does the same, minus the body and the publishing. */
@@ -37,7 +39,8 @@ export function answerClientError(
   socket: Duplex,
   onLog: (event: HttpLogEvent) => void,
 ): void {
-  if (error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+  // A reset, or a FIN before the request was complete: the client left, there is nobody to answer.
+  if (error.code !== undefined && LEAVING.has(error.code)) {
     socket.destroy();
     return;
   }

@@ -37,7 +37,7 @@ import { authorizeRequest, runAuthorize } from './authorize.js';
 import { checkAuthority, checkHost, originAllowed } from './host-origin.js';
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from './http-options.js';
 import { isJsonContentType, readAccept } from './media.js';
-import { readBody } from './read-body.js';
+import { clientGone, readBody } from './read-body.js';
 import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS } from './refusals.js';
 import { writeRefusal } from './respond.js';
 
@@ -166,6 +166,8 @@ async function serve(
   if (length === undefined ? !http2 : !DECIMAL.test(length)) return refuse(REFUSALS.noLength);
   if (length !== undefined && Number(length) > MAX_MESSAGE_BYTES) return refuse(REFUSALS.tooLarge);
 
+  // The client left while authorize ran: nobody to answer, no misuse to report, no body to wait for.
+  if (clientGone(req)) return;
   // A body parser mounted in front of us already consumed the stream: a parse error would blame the client.
   if (req.readableEnded || Reflect.get(req, 'body') !== undefined) {
     options.onFault(

@@ -3,6 +3,10 @@
  * absolute point on the monotonic clock (`performance.now()`), so however the client splits or
  * dribbles its bytes it gets one budget in total, not one per chunk; the clock is read again each
  * time bytes arrive and at the end, so a body completed late is never served.
+ *
+ * A client gone before the read starts never fires 'close' or 'end' here: the caller checks
+ * `clientGone` first, or the request would hold memory and a timer until the deadline, then log a
+ * refusal for nobody. (An HTTP/2 RST_STREAM before END_STREAM ends no body: Node reports an abort.)
  */
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -10,6 +14,12 @@ import { performance } from 'node:perf_hooks';
 export type BodyRead =
   | { readonly ok: true; readonly bytes: Buffer }
   | { readonly ok: false; readonly reason: 'timeout' | 'too-large' | 'aborted' };
+
+/** The client is gone: its connection or stream closed before the request was answered. */
+export function clientGone(req: IncomingMessage): boolean {
+  // A stream read to its end is destroyed too (autoDestroy): that is a consumed body, not a gone client.
+  return req.aborted || (req.destroyed && !req.readableEnded);
+}
 
 export function readBody(req: IncomingMessage, cap: number, deadline: number): Promise<BodyRead> {
   return new Promise((resolve) => {

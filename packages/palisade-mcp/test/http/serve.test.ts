@@ -4,11 +4,12 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { once } from 'node:events';
-import { type ClientHttp2Session, connect, type IncomingHttpHeaders } from 'node:http2';
+import { type ClientHttp2Session, connect, constants, type IncomingHttpHeaders } from 'node:http2';
 import { connect as tcpConnect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
+import { dataFrame, H2Peer, headersFrame, postFields, rstStreamFrame } from '../support/h2-frames.js';
 import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../support/http-peer.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
@@ -535,5 +536,77 @@ describe("what Node's HTTP/1.1 parser refuses before the handler", () => {
     });
     expect(published).toEqual([]);
     expect(logged).toEqual([]);
+  });
+});
+
+describe('an HTTP/2 client that resets its stream', () => {
+  test('mid-body, is no host fault and no refusal, and a whole JSON body sent before the reset is never run', async () => {
+    const faults: string[] = [];
+    const logged: unknown[] = [];
+    const served = await serving({
+      onFault: (description) => faults.push(description),
+      onLog: (event) => logged.push(event),
+    });
+    const peer = new H2Peer(served.port);
+    await peer.ready();
+    const fields = postFields(
+      Object.entries(ECHO.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+    );
+    // The whole message, but no END_STREAM: the client never finished its request, then cancels it.
+    peer.send(headersFrame(1, fields));
+    peer.send(dataFrame(1, Buffer.from(ECHO.body)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    peer.send(rstStreamFrame(1, constants.NGHTTP2_CANCEL));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(faults).toEqual([]);
+    expect(logged).toEqual([]);
+    expect(peer.statuses(1)).toEqual([]);
+    peer.send(headersFrame(3, fields));
+    peer.send(dataFrame(3, Buffer.from(ECHO.body), { endStream: true }));
+    await peer.streamEnd(3);
+    expect(peer.statuses(3)).toEqual([200]);
+    peer.end();
+    await served.close();
+  });
+});
+
+describe('a client that leaves while an async authorize runs', () => {
+  const slowAdmit = () => new Promise<{ ok: true }>((resolve) => setTimeout(() => resolve({ ok: true }), 50));
+
+  test('over HTTP/1.1 holds nothing until the read deadline and is logged as nothing', async () => {
+    const logged: unknown[] = [];
+    const served = await serving({
+      authorize: slowAdmit,
+      readTimeoutMs: 1_000,
+      onLog: (event) => logged.push(event),
+    });
+    const client = new RawClient(served.port);
+    const whole = post(ECHO.body, ECHO.headers);
+    client.send(whole.slice(0, whole.length - 5));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    client.socket.destroy();
+    // Past the 1,000 ms deadline: a request still held would have been logged as read-timeout by now.
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(logged).toEqual([]);
+    await served.close();
+  });
+
+  test('over HTTP/2 by resetting its stream is no host fault: no body-parser misuse is reported', async () => {
+    const faults: string[] = [];
+    const served = await serving({
+      authorize: slowAdmit,
+      onFault: (description) => faults.push(description),
+    });
+    const peer = new H2Peer(served.port);
+    await peer.ready();
+    const fields = postFields(
+      Object.entries(ECHO.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+    );
+    peer.send(headersFrame(1, fields));
+    peer.send(rstStreamFrame(1, constants.NGHTTP2_CANCEL));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(faults).toEqual([]);
+    peer.end();
+    await served.close();
   });
 });
