@@ -16,6 +16,11 @@ export type NodeIdentity =
   | { readonly kind: 'server' }
   | { readonly kind: 'tool' | 'prompt' | 'process'; readonly name: string }
   | { readonly kind: 'resource'; readonly uri: string }
+  /**
+   * A resource template, by its RFC 6570 text. Its own tag, because a catalog may list a concrete
+   * resource whose URI is the same string, and the two are different parts.
+   */
+  | { readonly kind: 'resource_template'; readonly uriTemplate: string }
   /** Code at module level: the module as the host prints it (a path or package specifier). */
   | { readonly kind: 'module'; readonly module: string }
   /** Code at function level: the module, then the function's name within it. */
@@ -43,6 +48,8 @@ export function identifiedNode(
       return { id, kind: 'module', level: 'module', labels };
     case 'boundary':
       return { id, kind: 'module', level: 'boundary', labels };
+    case 'resource_template':
+      return { id, kind: 'resource', level: 'server', labels };
     default:
       // Catalog entries, the server and a named process are parts of the running system, not
       // code, so they sit at the coarsest level.
@@ -61,6 +68,8 @@ function parts(identity: NodeIdentity): unknown[] {
       return [identity.kind, identity.name];
     case 'resource':
       return ['resource', identity.uri];
+    case 'resource_template':
+      return ['resource_template', identity.uriTemplate];
     case 'module':
       return ['module', identity.module];
     case 'function':

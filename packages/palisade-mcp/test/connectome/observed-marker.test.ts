@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  type Collector,
+  encodeGraph,
+  encodeSidecar,
+  nodeId,
+  startCollector,
+} from '../../src/connectome/index.js';
+import { createHttpHandler } from '../../src/http/handler.js';
+import { createServer, defineTool } from '../../src/index.js';
+import { ADMIT_ALL, exchange, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
+import { serveInProcess } from '../support/in-process.js';
+import { modern } from '../support/stdio-peer.js';
+
+// Planted in every place a caller or a handler can put bytes; names (server, tool) are identity
+// and are published by design, so the marker is never a name.
+const MARKER = 'CONNECTOME-MARKER-7f3e';
+
+const server = createServer({
+  name: 'marked',
+  version: '1',
+  tools: [
+    defineTool<{ nested: { secret: string } }>({
+      name: 'echo',
+      inputSchema: { type: 'object' },
+      handler: ({ nested }) => ({
+        content: [{ type: 'text', text: `result ${nested?.secret ?? MARKER}` }],
+        structuredContent: { secret: MARKER },
+      }),
+    }),
+    defineTool({
+      name: 'thrower',
+      inputSchema: { type: 'object' },
+      handler: () => {
+        throw new Error(`thrown ${MARKER}`);
+      },
+    }),
+    defineTool({
+      name: 'tool_error',
+      inputSchema: { type: 'object' },
+      handler: () => ({ content: [{ type: 'text', text: MARKER }], isError: true }),
+    }),
+  ],
+});
+
+let collector: Collector;
+let mounted: Mounted;
+beforeAll(async () => {
+  collector = startCollector();
+  const peer = serveInProcess(server);
+  const args = { nested: { secret: MARKER }, [MARKER]: [MARKER] };
+  const meta = { _meta: { marker: MARKER } };
+  await peer.request(modern(1, 'tools/call', { name: 'echo', arguments: args, ...meta }));
+  await peer.request(modern(2, 'tools/call', { name: 'thrower', arguments: args }));
+  await peer.request(modern(3, 'tools/call', { name: 'tool_error', arguments: args }));
+  await peer.close();
+
+  mounted = await mount(createHttpHandler(server, { ...ADMIT_ALL, authorize: () => ({ ok: true }) }));
+  const call = modernRequest(4, 'tools/call', { name: 'echo', arguments: args });
+  const reply = await exchange(
+    mounted.port,
+    post(call.body, { ...call.headers, 'X-Marker': MARKER, Authorization: `Bearer ${MARKER}` }),
+  );
+  reply.client.end();
+  expect(reply.status).toBe(200);
+});
+afterAll(async () => {
+  collector.stop();
+  await mounted.close();
+});
+
+describe('no payload byte reaches the observed graph', () => {
+  test('the calls with planted markers were all observed, each outcome counted', () => {
+    const weights = Object.fromEntries(collector.graph().edges.map((e) => [e.to, e.weight]));
+    expect(weights[nodeId('marked', { kind: 'tool', name: 'echo' })]).toMatchObject({ count: 2 });
+    expect(weights[nodeId('marked', { kind: 'tool', name: 'thrower' })]).toMatchObject({
+      outcomes: { fault: 1 },
+    });
+    expect(weights[nodeId('marked', { kind: 'tool', name: 'tool_error' })]).toMatchObject({
+      outcomes: { tool_error: 1 },
+    });
+  });
+
+  test('the canonical bytes carry no byte of the marker', () => {
+    expect(Buffer.from(encodeGraph(collector.graph())).includes(MARKER)).toBe(false);
+  });
+
+  test('the sidecar carries no byte of the marker', () => {
+    expect(Buffer.from(encodeSidecar(collector.graph())).includes(MARKER)).toBe(false);
+  });
+
+  test('neither the graph value nor the stats carry the marker', () => {
+    expect(JSON.stringify(collector.graph())).not.toContain(MARKER);
+    expect(JSON.stringify(collector.stats())).not.toContain(MARKER);
+  });
+});

@@ -1,0 +1,153 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  type Collector,
+  currentCollector,
+  encodeGraph,
+  encodeSidecar,
+  nodeId,
+  observedGraph,
+  startCollector,
+} from '../../src/connectome/index.js';
+import { createServer, defineTool } from '../../src/index.js';
+import { serveInProcess } from '../support/in-process.js';
+import { modern } from '../support/stdio-peer.js';
+import { refusedWith } from './refusal.js';
+
+const COMPLETION = 'tracing:palisade:dispatch:asyncEnd';
+
+const server = createServer({
+  name: 'obs',
+  version: '1',
+  tools: ['a', 'b', 'c'].map((name) =>
+    defineTool({ name, inputSchema: { type: 'object' }, handler: () => ({ content: [] }) }),
+  ),
+});
+
+async function call(tools: string[]): Promise<void> {
+  const peer = serveInProcess(server);
+  for (const [i, name] of tools.entries()) await peer.request(modern(i, 'tools/call', { name }));
+  await peer.close();
+}
+
+let collector: Collector | undefined;
+afterEach(() => {
+  collector?.stop();
+  collector = undefined;
+});
+
+describe('the observed graph collector', () => {
+  test('reading the observed graph with no collector running is refused by name', () => {
+    refusedWith(() => observedGraph(), 'PALISADE_ERR_CONNECTOME_NOT_COLLECTING');
+  });
+
+  test('a second collector is refused while one runs', () => {
+    collector = startCollector();
+    refusedWith(() => startCollector(), 'PALISADE_ERR_CONNECTOME_COLLECTOR_RUNNING');
+  });
+
+  test('calls give one observed invoke edge per tool, from the server, with the declared ids', async () => {
+    collector = startCollector();
+    await call(['a', 'a', 'b', 'a']);
+    const graph = collector.graph();
+    expect(graph.edges.map((e) => [e.from, e.to, e.kind, e.provenance, e.sign])).toEqual([
+      [
+        nodeId('obs', { kind: 'server' }),
+        nodeId('obs', { kind: 'tool', name: 'a' }),
+        'invoke',
+        'observed',
+        'unset',
+      ],
+      [
+        nodeId('obs', { kind: 'server' }),
+        nodeId('obs', { kind: 'tool', name: 'b' }),
+        'invoke',
+        'observed',
+        'unset',
+      ],
+    ]);
+    expect(graph.nodes.every((n) => Object.keys(n.labels).length === 0)).toBe(true);
+  });
+
+  test('each row carries its count, outcomes and an integer latency summary', async () => {
+    collector = startCollector();
+    await call(['a', 'a', 'a']);
+    const weight = collector.graph().edges[0]!.weight as unknown as {
+      count: number;
+      latency_us: { count: number; min: number; max: number; sum: number; histogram: { counts: number[] } };
+    };
+    expect(weight).toMatchObject({ count: 3, outcomes: { ok: 3, tool_error: 0, fault: 0 } });
+    const latency = weight.latency_us;
+    expect(latency.count).toBe(3);
+    for (const n of [latency.min, latency.max, latency.sum]) expect(Number.isInteger(n)).toBe(true);
+    expect(latency.min).toBeLessThanOrEqual(latency.max);
+    expect(latency.sum).toBeGreaterThanOrEqual(latency.max);
+    const histogram = latency.histogram;
+    expect(histogram.counts.reduce((x, y) => x + y, 0)).toBe(3);
+  });
+
+  test('weights go to the sidecar and leave the canonical bytes unchanged', async () => {
+    collector = startCollector();
+    await call(['a']);
+    const once = encodeGraph(collector.graph());
+    await call(['a', 'a']);
+    expect(encodeGraph(collector.graph())).toEqual(once);
+    expect(new TextDecoder().decode(encodeSidecar(collector.graph()))).toContain('"count":3');
+  });
+
+  test('the store is bounded by distinct edges: a new identity past maxEdges is dropped and counted', async () => {
+    collector = startCollector({ maxEdges: 1 });
+    await call(['a', 'b', 'b', 'a', 'c']);
+    expect(collector.graph().edges.map((e) => e.to)).toEqual([nodeId('obs', { kind: 'tool', name: 'a' })]);
+    expect(collector.stats()).toEqual({ edges: 1, calls: 2, dropped: 3, malformed: 0 });
+  });
+
+  test('the graph can be narrowed to one server', async () => {
+    collector = startCollector();
+    await call(['a']);
+    expect(collector.graph({ server: 'other' }).edges).toEqual([]);
+    expect(collector.graph({ server: 'obs' }).edges).toHaveLength(1);
+  });
+
+  test('an event without a server, tool, outcome and duration is counted as malformed, not stored', () => {
+    collector = startCollector();
+    const channel = diagnosticsChannel.channel(COMPLETION);
+    channel.publish({ server: 'obs', tool: 'a', outcome: 'ok', durationMs: Number.NaN });
+    channel.publish({ server: 'obs', tool: '\ud800', outcome: 'ok', durationMs: 1 });
+    channel.publish('not an object');
+    expect(collector.stats()).toMatchObject({ edges: 0, malformed: 3 });
+  });
+
+  test('stop unsubscribes, forgets the rows and leaves nothing behind', async () => {
+    const first = startCollector();
+    await call(['a']);
+    first.stop();
+    expect(diagnosticsChannel.channel(COMPLETION).hasSubscribers).toBe(false);
+    expect(currentCollector()).toBeUndefined();
+    refusedWith(() => first.graph(), 'PALISADE_ERR_CONNECTOME_NOT_COLLECTING');
+    refusedWith(() => observedGraph(), 'PALISADE_ERR_CONNECTOME_NOT_COLLECTING');
+    expect(first.stats().edges).toBe(0);
+    collector = startCollector();
+    expect(collector.graph().edges).toEqual([]);
+  });
+
+  test('stopping twice is harmless and does not stop a later collector', () => {
+    const first = startCollector();
+    first.stop();
+    collector = startCollector();
+    first.stop();
+    expect(currentCollector()).toBe(collector);
+  });
+
+  test('maxEdges must be a positive integer no larger than its ceiling', () => {
+    for (const maxEdges of [0, -1, 1.5, Number.POSITIVE_INFINITY, 1_000_001, '10' as never]) {
+      refusedWith(() => startCollector({ maxEdges }), 'PALISADE_ERR_INVALID_OPTION');
+    }
+    expect(currentCollector()).toBeUndefined();
+  });
+
+  test('an unknown option is refused by name', () => {
+    const error = refusedWith(() => startCollector({ maxEdge: 5 } as never), 'PALISADE_ERR_UNKNOWN_OPTION');
+    expect(error.message).toContain('"maxEdge"');
+  });
+});
