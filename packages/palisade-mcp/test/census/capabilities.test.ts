@@ -1,0 +1,71 @@
+/**
+ * Will-not-implement: a capability the revision's schema does not define. The schemas leave
+ * `ServerCapabilities` open (extra keys validate), so validating a reply against them proves
+ * nothing; this census compares key sets instead, against the property names copied from each
+ * revision's schema into `test/fixtures/spec/`.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createServer } from '../../src/index.js';
+import { type InProcessPeer, serveInProcess } from '../support/in-process.js';
+import { INITIALIZE, modern } from '../support/stdio-peer.js';
+import { EVERY_KIND } from './every-kind.js';
+import { definedKeys, undefinedCapabilities } from './rules-capabilities.js';
+
+const REVISION_2025 = definedKeys('2025-11-25');
+const REVISION_2026 = definedKeys('2026-07-28');
+
+describe('census: no capability the revision does not define', () => {
+  let legacy: InProcessPeer;
+  let modernPeer: InProcessPeer;
+  let initialized: Record<string, unknown>;
+  let discovered: Record<string, unknown>;
+
+  beforeAll(async () => {
+    legacy = serveInProcess(createServer(EVERY_KIND));
+    modernPeer = serveInProcess(createServer(EVERY_KIND));
+    const init = await legacy.request({ ...INITIALIZE });
+    initialized = (init['result'] as { capabilities: Record<string, unknown> }).capabilities;
+    const discover = await modernPeer.request(modern(1, 'server/discover'));
+    discovered = (discover['result'] as { capabilities: Record<string, unknown> }).capabilities;
+  });
+  afterAll(async () => {
+    await legacy.close();
+    await modernPeer.close();
+  });
+
+  test('a server with every catalog kind advertises tools, resources, prompts and completions on both revisions', () => {
+    for (const advertised of [initialized, discovered]) {
+      expect(Object.keys(advertised).sort()).toEqual(['completions', 'prompts', 'resources', 'tools']);
+    }
+  });
+
+  test('every capability key initialize advertises on 2025-11-25 is defined by that schema', () => {
+    expect(undefinedCapabilities(initialized, REVISION_2025)).toEqual([]);
+  });
+
+  test('every capability key server/discover advertises on 2026-07-28 is defined by that schema', () => {
+    expect(undefinedCapabilities(discovered, REVISION_2026)).toEqual([]);
+  });
+
+  test('a planted top-level capability the schema lacks is named', () => {
+    const planted = { tools: { listChanged: false }, sessions: {} };
+    expect(undefinedCapabilities(planted, REVISION_2026)).toEqual([
+      'capabilities.sessions is not defined by the schema',
+    ]);
+  });
+
+  test('a planted nested key the schema lacks is named', () => {
+    const planted = { resources: { subscribe: false, watch: true } };
+    expect(undefinedCapabilities(planted, REVISION_2025)).toEqual([
+      'capabilities.resources.watch is not defined by the schema',
+    ]);
+  });
+
+  test('tasks, defined on 2025-11-25 only, is named when advertised on 2026-07-28', () => {
+    const planted = { tasks: { list: {} } };
+    expect(undefinedCapabilities(planted, REVISION_2025)).toEqual([]);
+    expect(undefinedCapabilities(planted, REVISION_2026)).toEqual([
+      'capabilities.tasks is not defined by the schema',
+    ]);
+  });
+});

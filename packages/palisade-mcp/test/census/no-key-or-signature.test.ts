@@ -1,0 +1,83 @@
+/**
+ * Will-not-implement: a key, a signature, a MAC. The package hashes (the connectome's digest) and
+ * nothing more; signing is a host-supplied function (`connectome/signer.ts`).
+ */
+import { describe, expect, test } from 'vitest';
+import { noKeyMaterial, noSigningPrimitive } from './rules-secrets.js';
+import { plant, runCensus } from './source.js';
+
+describe('census: no key material and no crypto but hashing', () => {
+  test('no source file uses node:crypto for anything but hashing, or holds key material', () => {
+    expect(runCensus(noKeyMaterial)).toEqual([]);
+  });
+
+  test('hashing with createHash is not a violation', () => {
+    const source = "import { createHash } from 'node:crypto';\nexport const h = createHash('sha256');\n";
+    expect(plant(noKeyMaterial, 'connectome/planted.ts', source)).toEqual([]);
+  });
+
+  test('a planted randomBytes from node:crypto is named', () => {
+    const planted =
+      "import { createHash, randomBytes } from 'node:crypto';\nexport const key = randomBytes(32);\n";
+    expect(plant(noKeyMaterial, 'connectome/planted.ts', planted)).toEqual([
+      'connectome/planted.ts:1 uses node:crypto randomBytes',
+    ]);
+  });
+
+  test('a planted private key loaded through a namespace import is named', () => {
+    const planted = "import * as c from 'node:crypto';\nexport const k = c.createPrivateKey(pem);\n";
+    expect(plant(noKeyMaterial, 'http/planted.ts', planted)).toEqual([
+      'http/planted.ts:2 uses node:crypto createPrivateKey',
+      'http/planted.ts:2 names createPrivateKey',
+    ]);
+  });
+
+  test('a planted use of the global WebCrypto is named', () => {
+    const planted = "export const key = await crypto.subtle.generateKey({ name: 'HMAC' }, false, []);\n";
+    expect(plant(noKeyMaterial, 'connectome/planted.ts', planted)).toEqual([
+      'connectome/planted.ts:1 uses the global crypto.subtle',
+      'connectome/planted.ts:1 names subtle',
+      'connectome/planted.ts:1 names generateKey',
+    ]);
+  });
+
+  test('a planted PEM block is named', () => {
+    const planted = 'export const key = `-----BEGIN PRIVATE KEY-----\\nMC4CAQAwBQYDK2VwBCIEIA==\\n`;\n';
+    expect(plant(noKeyMaterial, 'http/planted.ts', planted)).toEqual([
+      'http/planted.ts:1 writes a PEM-looking text',
+    ]);
+  });
+});
+
+describe('census: no signing or MAC primitive', () => {
+  test('no source file uses a signing, verifying or MAC primitive', () => {
+    expect(runCensus(noSigningPrimitive)).toEqual([]);
+  });
+
+  test("calling a host-supplied signer's sign is not a violation", () => {
+    const source = 'export const sign = (signer, bytes) => signer.sign(bytes, {});\n';
+    expect(plant(noSigningPrimitive, 'connectome/planted.ts', source)).toEqual([]);
+  });
+
+  test('a planted createHmac through a namespace import of node:crypto is named', () => {
+    const planted = "import * as c from 'node:crypto';\nexport const mac = c.createHmac('sha256', secret);\n";
+    expect(plant(noSigningPrimitive, 'connectome/planted.ts', planted)).toEqual([
+      'connectome/planted.ts:2 uses node:crypto createHmac',
+      'connectome/planted.ts:2 names createHmac',
+    ]);
+  });
+
+  test('a planted sign imported from node:crypto is named', () => {
+    const planted = "import { sign } from 'node:crypto';\nexport const s = sign(null, bytes, key);\n";
+    expect(plant(noSigningPrimitive, 'connectome/planted.ts', planted)).toEqual([
+      'connectome/planted.ts:1 uses node:crypto sign',
+    ]);
+  });
+
+  test('a planted signing package import is named', () => {
+    const planted = "import { SignJWT } from 'jose';\nexport { SignJWT };\n";
+    expect(plant(noSigningPrimitive, 'http/planted.ts', planted)).toEqual([
+      'http/planted.ts:1 imports the signing package jose',
+    ]);
+  });
+});

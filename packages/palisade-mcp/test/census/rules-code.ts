@@ -1,0 +1,192 @@
+/**
+ * Censuses over the package's code as code: no catalog of its own, no code built from text, the
+ * Node built-ins it imports, and the direction imports flow between its parts.
+ */
+import {
+  type AstNode,
+  builtinName,
+  type Census,
+  child,
+  children,
+  importsOf,
+  literal,
+  memberNames,
+  nameOf,
+  parse,
+  partOf,
+  resolveRelative,
+  type Violation,
+  walk,
+} from './source.js';
+
+/** The public constructors a catalog is made with; the package defines them and never calls them. */
+const CATALOG_CONSTRUCTORS = new Set(['createServer', 'defineTool']);
+
+/** Key sets that make an object literal a catalog entry. */
+const ENTRY_SHAPES: ReadonlyArray<{ readonly kind: string; readonly keys: readonly string[] }> = [
+  { kind: 'tool', keys: ['name', 'handler', 'inputSchema'] },
+  { kind: 'resource', keys: ['uri', 'read'] },
+  { kind: 'resource template', keys: ['uriTemplate', 'read'] },
+  { kind: 'prompt', keys: ['name', 'get'] },
+];
+
+/**
+ * The one file allowed to build resource definitions: `connectomeResources` hands the host three
+ * `connectome://` resources it may put in its own catalog; the package serves them only then.
+ */
+export const RESOURCE_OFFER_FILE = 'connectome/resources.ts';
+
+/**
+ * No concrete catalog or tool: `createServer(` and `defineTool(` (those of the package, not
+ * `node:http`'s) are never called outside their own definitions, and no object literal has the
+ * keys of a tool, resource, template or prompt.
+ */
+export const noOwnCatalog: Census = (file, source) => {
+  const parsed = parse(file, source);
+  const found: Violation[] = [];
+  const builtinLocals = new Set(
+    importsOf(parsed)
+      .filter((record) => builtinName(record.specifier) !== null)
+      .flatMap((record) => record.bindings.map((binding) => binding.local)),
+  );
+  const definitions: AstNode[] = [];
+  walk(parsed.program, (node) => {
+    if (node.type === 'FunctionDeclaration' && CATALOG_CONSTRUCTORS.has(nameOf(child(node, 'id')) ?? '')) {
+      definitions.push(node);
+    }
+  });
+  walk(parsed.program, (node) => {
+    if (node.type === 'CallExpression') {
+      const callee = child(node, 'callee');
+      const name = callee?.type === 'Identifier' ? nameOf(callee) : null;
+      const own = definitions.some(
+        (d) => nameOf(child(d, 'id')) === name && d.start <= node.start && node.end <= d.end,
+      );
+      if (name !== null && CATALOG_CONSTRUCTORS.has(name) && !builtinLocals.has(name) && !own) {
+        found.push({ file, line: parsed.lineOf(node), what: `calls ${name}` });
+      }
+    }
+    if (node.type === 'ObjectExpression') {
+      const keys = new Set(children(node, 'properties').map((property) => nameOf(child(property, 'key'))));
+      for (const shape of ENTRY_SHAPES) {
+        if (shape.kind !== 'tool' && file === RESOURCE_OFFER_FILE) continue;
+        if (shape.keys.every((key) => keys.has(key))) {
+          found.push({ file, line: parsed.lineOf(node), what: `builds a ${shape.kind} literal` });
+        }
+      }
+    }
+  });
+  return found;
+};
+
+const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self']);
+const TIMERS = new Set(['setTimeout', 'setInterval', 'setImmediate']);
+
+/**
+ * No code from text: no `eval`, no `Function` constructor (called or `new`), no `node:vm`, no
+ * `createRequire`, no timer given a string, and no `import()` whose specifier is not a literal.
+ */
+export const noEval: Census = (file, source) => {
+  const parsed = parse(file, source);
+  const found: Violation[] = [];
+  const at = (node: AstNode, what: string): void => {
+    found.push({ file, line: parsed.lineOf(node), what });
+  };
+  for (const record of importsOf(parsed)) {
+    const builtin = builtinName(record.specifier);
+    if (builtin === 'node:vm') found.push({ file, line: record.line, what: 'imports node:vm' });
+    if (
+      builtin === 'node:module' &&
+      record.bindings.some((binding) => binding.imported === 'createRequire')
+    ) {
+      found.push({ file, line: record.line, what: 'imports createRequire' });
+    }
+  }
+  walk(parsed.program, (node) => {
+    if (node.type === 'CallExpression' || node.type === 'NewExpression') {
+      const callee = child(node, 'callee');
+      let name: string | null = null;
+      if (callee?.type === 'Identifier') name = nameOf(callee);
+      if (callee?.type === 'MemberExpression') {
+        const { object, property } = memberNames(callee);
+        if (object !== null && GLOBAL_OBJECTS.has(object)) name = property;
+      }
+      if (name === 'eval') at(node, 'calls eval');
+      if (name === 'Function') at(node, `${node.type === 'NewExpression' ? 'constructs' : 'calls'} Function`);
+      if (name !== null && TIMERS.has(name)) {
+        const first = children(node, 'arguments')[0] ?? null;
+        if (first !== null && (first.type === 'Literal' || first.type === 'TemplateLiteral')) {
+          at(node, `gives ${name} a string to run`);
+        }
+      }
+    }
+    if (node.type === 'ImportExpression' && literal(child(node, 'source')) === null) {
+      at(node, 'imports a module named by a computed specifier');
+    }
+  });
+  return found;
+};
+
+/**
+ * Exactly the listed built-ins: a Node built-in not in `allowed` is named, and so is one imported
+ * without the `node:` prefix (which would hide it from a reader scanning for `node:`).
+ */
+export function builtinCensus(allowed: readonly string[]): Census {
+  return (file, source) => {
+    const found: Violation[] = [];
+    for (const record of importsOf(parse(file, source))) {
+      const builtin = builtinName(record.specifier);
+      if (builtin === null) continue;
+      if (!record.specifier.startsWith('node:')) {
+        found.push({ file, line: record.line, what: `imports ${record.specifier} without the node: prefix` });
+      }
+      if (!allowed.includes(builtin)) found.push({ file, line: record.line, what: `imports ${builtin}` });
+    }
+    return found;
+  };
+}
+
+/** Every Node built-in a file imports, type-only imports included. */
+export function builtinsIn(file: string, source: string): string[] {
+  return importsOf(parse(file, source)).flatMap((record) => builtinName(record.specifier) ?? []);
+}
+
+/** One import between two parts of the package. */
+export interface PartEdge {
+  readonly from: string;
+  readonly to: string;
+  readonly file: string;
+  readonly line: number;
+  readonly typeOnly: boolean;
+}
+
+/** The imports of one file that cross into another part. */
+export function partEdges(file: string, source: string): PartEdge[] {
+  return importsOf(parse(file, source)).flatMap((record) => {
+    const target = resolveRelative(file, record.specifier);
+    if (target === null || partOf(target) === partOf(file)) return [];
+    return [{ from: partOf(file), to: partOf(target), file, line: record.line, typeOnly: record.typeOnly }];
+  });
+}
+
+/**
+ * Imports flow one way: given each part's level, an import is allowed only into a strictly lower
+ * level, so two parts on one level never import each other and no import climbs. A type-only
+ * import counts: it still ties the lower part's source to the upper one's.
+ */
+export function layeringCensus(levels: Readonly<Record<string, number>>): Census {
+  return (file, source) =>
+    partEdges(file, source).flatMap((edge): Violation[] => {
+      const from = levels[edge.from];
+      const to = levels[edge.to];
+      const kind = edge.typeOnly ? 'type import' : 'import';
+      if (from === undefined || to === undefined) {
+        const unknown = from === undefined ? edge.from : edge.to;
+        return [
+          { file, line: edge.line, what: `${kind} ${edge.from} → ${edge.to}: part ${unknown} has no level` },
+        ];
+      }
+      if (to < from) return [];
+      return [{ file, line: edge.line, what: `${kind} ${edge.from} → ${edge.to} goes against the flow` }];
+    });
+}
