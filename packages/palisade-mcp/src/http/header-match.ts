@@ -26,16 +26,15 @@ import { META_PROTOCOL_VERSION } from '../protocol/revisions.js';
 import { decodeSentinel } from './base64-sentinel.js';
 import { HEADERS_MATCH, type HeaderCheck, headerRefusal, RULE } from './header-check.js';
 import { headerText } from './header-text.js';
-import { asciiLowerCase, headerValues, indexHeaders } from './header-values.js';
+import { asciiLowerCase, type HeaderIndex, valuesOf } from './header-values.js';
 import { parseStrictInteger } from './strict-integer.js';
 
 export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
 export const METHOD_HEADER = 'Mcp-Method';
 export const NAME_HEADER = 'Mcp-Name';
 export const PARAM_HEADER_PREFIX = 'Mcp-Param-';
-
-/** Every header this module reads starts with this, `MCP-Protocol-Version` included. */
-const MCP_PREFIX = 'mcp-';
+/** `PROTOCOL_VERSION_HEADER` as `HeaderIndex` keys it. */
+export const PROTOCOL_VERSION_LOWER = 'mcp-protocol-version';
 
 /** The `params` member `Mcp-Name` mirrors, by method; a Map so `constructor` is no method here. */
 const NAME_SOURCE: ReadonlyMap<string, string> = new Map([
@@ -45,8 +44,8 @@ const NAME_SOURCE: ReadonlyMap<string, string> = new Map([
 ]);
 
 export interface ModernHeaderInput {
-  /** Node's `req.rawHeaders`: `[name, value, name, value, ...]`. */
-  readonly rawHeaders: readonly string[];
+  /** The request's header lines by lower-cased name (`indexHeaders` over Node's `req.rawHeaders`). */
+  readonly headers: HeaderIndex;
   readonly message: {
     readonly method: string;
     readonly params?: Record<string, unknown> | undefined;
@@ -101,7 +100,7 @@ function checkText(
 }
 
 function checkField(
-  index: ReadonlyMap<string, readonly string[]>,
+  index: HeaderIndex,
   field: McpHeaderField,
   args: unknown,
   required: boolean,
@@ -135,16 +134,15 @@ function checkField(
  */
 export function checkModernHeaders(input: ModernHeaderInput): HeaderCheck {
   const { message } = input;
-  const index = indexHeaders(input.rawHeaders, MCP_PREFIX);
+  const index = input.headers;
   const required = !message.isNotification;
   const params: unknown = message.params;
-  const get = (header: string) => index.get(asciiLowerCase(header));
 
   // No string version in the body: nothing to compare with (see the module comment), though the
   // header must still be there, once, and well-formed.
   const bodyVersion = ownMember(ownMember(params, '_meta'), META_PROTOCOL_VERSION);
   const version = checkText(
-    get(PROTOCOL_VERSION_HEADER),
+    index.get(PROTOCOL_VERSION_LOWER),
     PROTOCOL_VERSION_HEADER,
     false,
     required,
@@ -159,15 +157,14 @@ export function checkModernHeaders(input: ModernHeaderInput): HeaderCheck {
  * `required` false only the headers present are held to it.
  */
 function checkMirrors(
-  index: ReturnType<typeof indexHeaders>,
+  index: HeaderIndex,
   message: ModernHeaderInput['message'],
   headerFields: ModernHeaderInput['headerFields'],
   required: boolean,
 ): HeaderCheck {
   const params: unknown = message.params;
-  const get = (header: string) => index.get(asciiLowerCase(header));
   const method = checkText(
-    get(METHOD_HEADER),
+    index.get('mcp-method'),
     METHOD_HEADER,
     false,
     required,
@@ -176,7 +173,7 @@ function checkMirrors(
   if (!method.ok) return method;
 
   const nameSource = NAME_SOURCE.get(message.method);
-  const nameValues = get(NAME_HEADER);
+  const nameValues = index.get('mcp-name');
   if (nameSource === undefined) {
     if (nameValues !== undefined && nameValues.length > 1) return headerRefusal(NAME_HEADER, RULE.repeated);
   } else {
@@ -199,8 +196,8 @@ function checkMirrors(
  * assumes 2025-03-26, or refuses). When present it must appear once and equal the version
  * `initialize` negotiated. Not for `initialize` itself, which precedes any negotiated version.
  */
-export function checkLegacyVersionHeader(rawHeaders: readonly string[], negotiated: string): HeaderCheck {
-  const values = headerValues(rawHeaders, PROTOCOL_VERSION_HEADER);
+export function checkLegacyVersionHeader(headers: HeaderIndex, negotiated: string): HeaderCheck {
+  const values = valuesOf(headers, PROTOCOL_VERSION_LOWER);
   return checkText(values, PROTOCOL_VERSION_HEADER, false, false, (text) => text === negotiated);
 }
 
@@ -211,5 +208,5 @@ export function checkLegacyVersionHeader(rawHeaders: readonly string[], negotiat
  * match off and let headers say one call while the body makes another.
  */
 export function checkCarriedHeaders(input: ModernHeaderInput): HeaderCheck {
-  return checkMirrors(indexHeaders(input.rawHeaders, MCP_PREFIX), input.message, input.headerFields, false);
+  return checkMirrors(input.headers, input.message, input.headerFields, false);
 }

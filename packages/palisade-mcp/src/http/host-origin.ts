@@ -3,7 +3,7 @@
  * `req.headers` keeps only the first `Host` and so would hide a second one that a proxy in front
  * of us might have read instead. Nothing here returns or logs a header value.
  */
-import { headerValues } from './header-values.js';
+import { type HeaderIndex, valuesOf } from './header-values.js';
 import { normalizeHostName } from './http-options.js';
 
 export type HostVerdict = 'ok' | 'repeated' | 'not-allowed';
@@ -21,11 +21,8 @@ export function hostName(value: string): string {
   return normalizeHostName(text);
 }
 
-export function checkHost(
-  rawHeaders: readonly string[],
-  allowed: ReadonlySet<string> | undefined,
-): HostVerdict {
-  const values = headerValues(rawHeaders, 'host');
+export function checkHost(headers: HeaderIndex, allowed: ReadonlySet<string> | undefined): HostVerdict {
+  const values = valuesOf(headers, 'host');
   if (values.length > 1) return 'repeated';
   if (allowed === undefined) return 'ok';
   const value = values[0];
@@ -39,10 +36,10 @@ export function checkHost(
  */
 export function checkAuthority(
   authority: string | undefined,
-  rawHeaders: readonly string[],
+  headers: HeaderIndex,
   allowed: ReadonlySet<string> | undefined,
 ): HostVerdict | 'mismatch' {
-  const hosts = headerValues(rawHeaders, 'host');
+  const hosts = valuesOf(headers, 'host');
   if (hosts.length > 1) return 'repeated';
   const host = hosts[0];
   if (
@@ -59,12 +56,10 @@ export function checkAuthority(
 }
 
 /** An absent Origin is admitted (non-browser clients send none); there is no "same as Host" fallback. */
-export function originAllowed(
-  rawHeaders: readonly string[],
-  allowed: ReadonlySet<string> | undefined,
-): boolean {
-  const values = headerValues(rawHeaders, 'origin').map((value) => value.trim().toLowerCase());
-  if (values.length === 0) return true;
+export function originAllowed(headers: HeaderIndex, allowed: ReadonlySet<string> | undefined): boolean {
+  const lines = valuesOf(headers, 'origin');
+  if (lines.length === 0) return true;
+  const values = lines.map((value) => value.trim().toLowerCase());
   const first = values[0]!;
   // Two lines that disagree could be read either way by whoever sits in front of us.
   if (values.some((value) => value !== first)) return false;

@@ -2,7 +2,7 @@
  * `Accept` and `Content-Type` as RFC 9110 defines them: media ranges with parameters and q-values.
  * For each type we ask about, the most specific matching range decides its q; q=0 excludes it.
  */
-import { asciiLowerCase, headerValues } from './header-values.js';
+import { asciiLowerCase, type HeaderIndex, valuesOf } from './header-values.js';
 
 interface MediaRange {
   readonly type: string;
@@ -50,13 +50,37 @@ export interface AcceptVerdict {
   readonly eventStream: boolean;
 }
 
+const JSON_ONLY: AcceptVerdict = Object.freeze({ json: true, eventStream: false });
+const BOTH: AcceptVerdict = Object.freeze({ json: true, eventStream: true });
+
+/**
+ * What clients send almost always, spelled exactly so, with the verdict `acceptVerdict` gives it
+ * (a test holds the two together); any other spelling, case or spacing is parsed in full.
+ */
+export const COMMON_ACCEPT: ReadonlyMap<string, AcceptVerdict> = new Map([
+  ['application/json, text/event-stream', BOTH],
+  ['text/event-stream, application/json', BOTH],
+  ['application/json,text/event-stream', BOTH],
+  ['application/json', JSON_ONLY],
+  ['*/*', BOTH],
+]);
+
 /**
  * An absent `Accept` means "anything" (RFC 9110 §12.5.1), so JSON is admitted; a stream is sent
  * only to a client that named `text/event-stream` (or a wildcard covering it) itself.
  */
-export function readAccept(rawHeaders: readonly string[]): AcceptVerdict {
-  const values = headerValues(rawHeaders, 'accept');
-  if (values.length === 0) return { json: true, eventStream: false };
+export function readAccept(headers: HeaderIndex): AcceptVerdict {
+  const values = valuesOf(headers, 'accept');
+  if (values.length === 0) return JSON_ONLY;
+  if (values.length === 1) {
+    const known = COMMON_ACCEPT.get(values[0]!);
+    if (known !== undefined) return known;
+  }
+  return acceptVerdict(values);
+}
+
+/** The full RFC 9110 reading of `Accept` lines (at least one). */
+export function acceptVerdict(values: readonly string[]): AcceptVerdict {
   const ranges = parseRanges(values);
   return {
     json: accepts(ranges, 'application', 'json'),
@@ -65,9 +89,10 @@ export function readAccept(rawHeaders: readonly string[]): AcceptVerdict {
 }
 
 /** Exactly one `Content-Type` line whose type is `application/json`; parameters (`charset=utf-8`) are allowed. */
-export function isJsonContentType(rawHeaders: readonly string[]): boolean {
-  const values = headerValues(rawHeaders, 'content-type');
+export function isJsonContentType(headers: HeaderIndex): boolean {
+  const values = valuesOf(headers, 'content-type');
   if (values.length !== 1) return false;
+  if (values[0] === 'application/json') return true;
   const type = asciiLowerCase((values[0]!.split(';')[0] ?? '').trim());
   return type === 'application/json';
 }

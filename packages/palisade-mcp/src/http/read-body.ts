@@ -8,7 +8,7 @@
  * `clientGone` first, or the request would hold memory and a timer until the deadline, then log a
  * refusal for nobody. (An HTTP/2 RST_STREAM before END_STREAM ends no body: Node reports an abort.)
  */
-import type { IncomingMessage } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 export type BodyRead =
@@ -36,10 +36,17 @@ export function readBody(req: IncomingMessage, cap: number, deadline: number): P
       req.off('close', onAbort);
       resolve(result);
     };
-    const timer = setTimeout(
-      () => finish({ ok: false, reason: 'timeout' }),
-      Math.max(0, deadline - performance.now()),
-    );
+    // A body Node's HTTP/1 parser already holds whole (it arrived while an async `authorize`
+    // ran, say) needs no timer: nothing is left to wait for, and the clock is still read when its
+    // bytes are taken. (HTTP/2's `complete` means ended or closed, not arrived: a stream always
+    // gets the timer.)
+    const timer =
+      req.complete && req instanceof IncomingMessage
+        ? undefined
+        : setTimeout(
+            () => finish({ ok: false, reason: 'timeout' }),
+            Math.max(0, deadline - performance.now()),
+          );
     function onData(chunk: Buffer): void {
       if (performance.now() > deadline) {
         finish({ ok: false, reason: 'timeout' });

@@ -30,80 +30,103 @@ export interface BoundedWriter {
 }
 
 export function boundedWriter(res: ServerResponse, giveUp: (why: Overrun) => void): BoundedWriter {
-  let started = false;
-  let cut = false;
-  let timer: NodeJS.Timeout | undefined;
-  let queuedAtArm = 0;
+  return new Writer(res, giveUp);
+}
 
-  const disarm = (): void => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-  };
-  const stop = (why: Overrun): void => {
-    if (cut) return;
-    cut = true;
-    disarm();
-    giveUp(why);
+// A class rather than closures: an object literal with getters is built slowly per request (V8
+// cannot share its shape), and a JSON answer, the common case, needs none of the listeners below.
+class Writer implements BoundedWriter {
+  started = false;
+  cut = false;
+  readonly #res: ServerResponse;
+  readonly #giveUp: (why: Overrun) => void;
+  #timer: NodeJS.Timeout | undefined;
+  #queuedAtArm = 0;
+  #awaiting: 'drain' | 'finish' | undefined;
+  #listening = false;
+
+  constructor(res: ServerResponse, giveUp: (why: Overrun) => void) {
+    this.#res = res;
+    this.#giveUp = giveUp;
+  }
+
+  #disarm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #stop(why: Overrun): void {
+    if (this.cut) return;
+    this.cut = true;
+    this.#disarm();
+    this.#giveUp(why);
+    const res = this.#res;
     if (isHttp2(res)) (res as unknown as Http2ServerResponse).stream.close(http2Constants.NGHTTP2_CANCEL);
     else res.destroy();
-  };
-  const check = (): void => {
-    timer = undefined;
-    if (cut || res.destroyed) return;
-    const queued = res.writableLength;
-    // Some bytes were taken since the deadline was set: a slow reader, not a stalled one.
-    if (queued < queuedAtArm) arm();
-    else stop('stall');
-  };
-  function arm(): void {
-    queuedAtArm = res.writableLength;
-    timer = setTimeout(check, SSE_DRAIN_TIMEOUT_MS);
-    timer.unref();
   }
-  // Permanent listeners: a 'drain' still owed after `end` must not clear the wait for 'finish'.
-  let awaiting: 'drain' | 'finish' | undefined;
-  const armUntil = (event: 'drain' | 'finish'): void => {
-    if (cut) return;
-    if (timer !== undefined && awaiting === event) return;
-    disarm();
-    awaiting = event;
-    arm();
-  };
-  res.on('drain', () => {
-    if (awaiting === 'drain') disarm();
-  });
-  res.once('finish', disarm);
-  res.once('close', disarm);
 
-  return {
-    get started() {
-      return started;
-    },
-    get cut() {
-      return cut;
-    },
-    event(text: string): void {
-      if (cut || res.destroyed) return;
-      if (!started) {
-        started = true;
-        res.writeHead(200, SSE_HEADERS);
-      }
-      const frame = sseEvent(text);
-      if (res.writableLength + Buffer.byteLength(frame, 'utf8') > MAX_SSE_QUEUED_BYTES) {
-        stop('queue');
-        return;
-      }
-      if (!res.write(frame)) armUntil('drain');
-    },
-    end(text?: string): void {
-      if (cut || res.destroyed) return;
-      if (text === undefined) res.end();
-      else res.end(sseEvent(text));
-      if (!res.writableFinished) armUntil('finish');
-    },
-    watchEnd(): void {
-      if (cut || res.destroyed || res.writableFinished) return;
-      armUntil('finish');
-    },
-  };
+  #check(): void {
+    this.#timer = undefined;
+    if (this.cut || this.#res.destroyed) return;
+    // Some bytes were taken since the deadline was set: a slow reader, not a stalled one.
+    if (this.#res.writableLength < this.#queuedAtArm) this.#arm();
+    else this.#stop('stall');
+  }
+
+  #arm(): void {
+    this.#queuedAtArm = this.#res.writableLength;
+    this.#timer = setTimeout(() => this.#check(), SSE_DRAIN_TIMEOUT_MS);
+    this.#timer.unref();
+  }
+
+  #armUntil(event: 'drain' | 'finish'): void {
+    if (this.cut) return;
+    if (this.#timer !== undefined && this.#awaiting === event) return;
+    this.#listen();
+    this.#disarm();
+    this.#awaiting = event;
+    this.#arm();
+  }
+
+  /** Once, before the first wait. Permanent: a 'drain' still owed after `end` must not clear the wait for 'finish'. */
+  #listen(): void {
+    if (this.#listening) return;
+    this.#listening = true;
+    const res = this.#res;
+    const disarm = (): void => this.#disarm();
+    res.on('drain', () => {
+      if (this.#awaiting === 'drain') this.#disarm();
+    });
+    res.once('finish', disarm);
+    res.once('close', disarm);
+  }
+
+  event(text: string): void {
+    const res = this.#res;
+    if (this.cut || res.destroyed) return;
+    if (!this.started) {
+      this.started = true;
+      res.writeHead(200, SSE_HEADERS);
+    }
+    const frame = sseEvent(text);
+    if (res.writableLength + Buffer.byteLength(frame, 'utf8') > MAX_SSE_QUEUED_BYTES) {
+      this.#stop('queue');
+      return;
+    }
+    if (!res.write(frame)) this.#armUntil('drain');
+  }
+
+  end(text?: string): void {
+    const res = this.#res;
+    if (this.cut || res.destroyed) return;
+    if (text === undefined) res.end();
+    else res.end(sseEvent(text));
+    if (!res.writableFinished) this.#armUntil('finish');
+  }
+
+  watchEnd(): void {
+    const res = this.#res;
+    if (this.cut || res.destroyed || res.writableFinished) return;
+    this.#armUntil('finish');
+  }
 }

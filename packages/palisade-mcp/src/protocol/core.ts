@@ -26,6 +26,7 @@ import { listPrompts, listResources, listResourceTemplates, listTools } from './
 import { getPrompt } from './methods/prompts-get.js';
 import { readResource } from './methods/resources-read.js';
 import { callTool } from './methods/tools-call.js';
+import { ownCopy } from './own-copy.js';
 import {
   LEGACY_REVISION,
   META_CLIENT_CAPABILITIES,
@@ -271,7 +272,7 @@ async function run(
     revision: basis.revision,
     meta: basis.meta,
     clientCapabilities: basis.clientCapabilities,
-    signal: io.signal,
+    signalSource: io,
     auth: io.auth,
     logLevel: isLogLevel(logLevel) ? logLevel : undefined,
     emit: (notification) => io.emit(notification),
@@ -304,13 +305,16 @@ function envelope(
   cacheable: boolean,
 ): JsonObject {
   if (revision === LEGACY_REVISION) return outcome.result;
-  const body: JsonObject = { ...outcome.result, resultType: 'complete' };
+  const body = ownCopy(outcome.result);
+  body['resultType'] = 'complete';
   if (cacheable) {
     const hint = outcome.cache ?? { ttlMs: 0, scope: 'private' };
     body['ttlMs'] = hint.ttlMs;
     body['cacheScope'] = hint.scope;
   }
   const hostMeta = outcome.result['_meta'];
-  body['_meta'] = { ...(isPlainObject(hostMeta) ? hostMeta : {}), [META_SERVER_INFO]: { ...server.info } };
+  const meta = isPlainObject(hostMeta) ? ownCopy(hostMeta) : {};
+  meta[META_SERVER_INFO] = ownCopy(server.info);
+  body['_meta'] = meta;
   return body;
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { McpHeaderField } from '../../src/catalog/mcp-header-annotations.js';
 import type { HeaderCheck } from '../../src/http/header-check.js';
 import { checkModernHeaders } from '../../src/http/header-match.js';
+import { indexHeaders } from '../../src/http/header-values.js';
 
 const FIELDS: readonly McpHeaderField[] = [
   { header: 'Region', path: ['region'], type: 'string' },
@@ -37,7 +38,7 @@ interface Args {
 /** A tools/call with all three arguments, under `headers` for the fields and the fixed headers. */
 function call(args: Args, fieldHeaders: readonly string[], name = 'deploy'): HeaderCheck {
   return checkModernHeaders({
-    rawHeaders: [
+    headers: indexHeaders([
       'MCP-Protocol-Version',
       '2026-07-28',
       'Mcp-Method',
@@ -45,7 +46,7 @@ function call(args: Args, fieldHeaders: readonly string[], name = 'deploy'): Hea
       'Mcp-Name',
       encode(name),
       ...fieldHeaders,
-    ],
+    ]),
     message: {
       method: 'tools/call',
       isNotification: false,
@@ -210,7 +211,7 @@ describe('header-match properties', () => {
     fc.assert(
       fc.property(rawHeaders, method, params, fc.boolean(), (raw, m, p, isNotification) => {
         const check = checkModernHeaders({
-          rawHeaders: raw,
+          headers: indexHeaders(raw),
           message: { method: m, params: p, isNotification },
           headerFields: FIELDS,
         });

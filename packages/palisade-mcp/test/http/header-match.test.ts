@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { McpHeaderField } from '../../src/catalog/mcp-header-annotations.js';
 import type { HeaderCheck } from '../../src/http/header-check.js';
 import { checkLegacyVersionHeader, checkModernHeaders } from '../../src/http/header-match.js';
-import { headerValues } from '../../src/http/header-values.js';
+import { headerValues, indexHeaders } from '../../src/http/header-values.js';
 
 const REGION: McpHeaderField = { header: 'Region', path: ['region'], type: 'string' };
 const COUNT: McpHeaderField = { header: 'Count', path: ['count'], type: 'integer' };
@@ -24,7 +24,9 @@ function modern(
   params: Record<string, unknown>,
   isNotification = false,
 ): string {
-  return outcome(checkModernHeaders({ rawHeaders, message: { method, params, isNotification } }));
+  return outcome(
+    checkModernHeaders({ headers: indexHeaders(rawHeaders), message: { method, params, isNotification } }),
+  );
 }
 
 /** A `tools/call` of `get_weather` whose fixed headers are right; `headers` come after them. */
@@ -35,7 +37,7 @@ function toolsCall(
 ): string {
   return outcome(
     checkModernHeaders({
-      rawHeaders: [
+      headers: indexHeaders([
         'MCP-Protocol-Version',
         '2026-07-28',
         'Mcp-Method',
@@ -43,7 +45,7 @@ function toolsCall(
         'Mcp-Name',
         'get_weather',
         ...headers,
-      ],
+      ]),
       message: {
         method: 'tools/call',
         isNotification: false,
@@ -283,7 +285,7 @@ describe('checkModernHeaders: Mcp-Param headers', () => {
       'eu',
     ];
     const check = checkModernHeaders({
-      rawHeaders: headers,
+      headers: indexHeaders(headers),
       message: {
         method: 'tools/call',
         isNotification: false,
@@ -329,7 +331,7 @@ describe('checkModernHeaders: Mcp-Param headers', () => {
 
   it('holds a header a notification carries to its body', () => {
     const check = checkModernHeaders({
-      rawHeaders: ['Mcp-Param-Region', 'eu'],
+      headers: indexHeaders(['Mcp-Param-Region', 'eu']),
       message: { method: 'tools/call', isNotification: true, params: { arguments: { region: 'us' } } },
       headerFields: [REGION],
     });
@@ -338,7 +340,7 @@ describe('checkModernHeaders: Mcp-Param headers', () => {
 
   it('accepts a notification that omits the header of a present argument', () => {
     const check = checkModernHeaders({
-      rawHeaders: [],
+      headers: indexHeaders([]),
       message: { method: 'tools/call', isNotification: true, params: { arguments: { region: 'us' } } },
       headerFields: [REGION],
     });
@@ -529,31 +531,31 @@ describe('checkModernHeaders: refusal messages', () => {
 
 describe('checkLegacyVersionHeader', () => {
   it('accepts a request without MCP-Protocol-Version', () => {
-    expect(outcome(checkLegacyVersionHeader(['Host', 'h'], '2025-11-25'))).toBe('accepted');
+    expect(outcome(checkLegacyVersionHeader(indexHeaders(['Host', 'h']), '2025-11-25'))).toBe('accepted');
   });
 
   it('accepts the negotiated version', () => {
-    expect(outcome(checkLegacyVersionHeader(['mcp-protocol-version', ' 2025-11-25 '], '2025-11-25'))).toBe(
-      'accepted',
-    );
+    expect(
+      outcome(checkLegacyVersionHeader(indexHeaders(['mcp-protocol-version', ' 2025-11-25 ']), '2025-11-25')),
+    ).toBe('accepted');
   });
 
   it('refuses a version other than the negotiated one', () => {
-    expect(outcome(checkLegacyVersionHeader(['MCP-Protocol-Version', '2026-07-28'], '2025-11-25'))).toBe(
-      'Header mismatch: MCP-Protocol-Version does not match the body',
-    );
+    expect(
+      outcome(checkLegacyVersionHeader(indexHeaders(['MCP-Protocol-Version', '2026-07-28']), '2025-11-25')),
+    ).toBe('Header mismatch: MCP-Protocol-Version does not match the body');
   });
 
   it('refuses a repeated version even when the values agree', () => {
     const raw = ['MCP-Protocol-Version', '2025-11-25', 'MCP-Protocol-Version', '2025-11-25'];
-    expect(outcome(checkLegacyVersionHeader(raw, '2025-11-25'))).toBe(
+    expect(outcome(checkLegacyVersionHeader(indexHeaders(raw), '2025-11-25'))).toBe(
       'Header mismatch: MCP-Protocol-Version is repeated; it must appear once',
     );
   });
 
   it('ignores the 2026 headers', () => {
-    expect(outcome(checkLegacyVersionHeader(['Mcp-Method', 'x', 'Mcp-Method', 'y'], '2025-11-25'))).toBe(
-      'accepted',
-    );
+    expect(
+      outcome(checkLegacyVersionHeader(indexHeaders(['Mcp-Method', 'x', 'Mcp-Method', 'y']), '2025-11-25')),
+    ).toBe('accepted');
   });
 });
