@@ -36,7 +36,7 @@ export {
   MAX_MESSAGE_BYTES,
   MAX_PAGE_SIZE,
 } from './limits.js';
-export { LEGACY_REVISION, MODERN_REVISION, type Revision } from './protocol/revisions.js';
+export { LEGACY_REVISION, MODERN_REVISION, type Revision } from './revisions.js';
 export { createServer, type Server, type ServerInfo } from './server.js';
 export {
   DISPATCH_CHANNEL_NAME,

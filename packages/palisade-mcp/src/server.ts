@@ -3,7 +3,7 @@
  * transport serves. All validation happens here, once: an unknown option, a duplicate name, a
  * schema that does not compile or a template Palisade cannot match strictly throws now, naming it.
  */
-import { buildCatalog, type Catalog } from './catalog/catalog.js';
+import { buildCatalog } from './catalog/catalog.js';
 import type { CacheHint, ServerDefinition } from './catalog/types.js';
 import { invalidOption } from './errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits.js';
@@ -15,7 +15,10 @@ import {
   requireObject,
   requireString,
 } from './options.js';
-import { ALL_REVISIONS, isRevision, type Revision } from './protocol/revisions.js';
+import { CACHE_KEYS, type Server, type ServerInfo } from './protocol/server-shape.js';
+import { ALL_REVISIONS, isRevision, type Revision } from './revisions.js';
+
+export type { Server, ServerInfo } from './protocol/server-shape.js';
 
 const SERVER_KEYS = [
   'name',
@@ -30,27 +33,9 @@ const SERVER_KEYS = [
   'pageSize',
   'cache',
 ] as const;
-const CACHE_KEYS = ['discover', 'tools', 'resources', 'prompts'] as const;
 
 /** Stale at once and never shared: a default that cannot leak one caller's list to another. */
 const DEFAULT_CACHE_HINT: CacheHint = Object.freeze({ ttlMs: 0, scope: 'private' });
-
-export interface ServerInfo {
-  readonly name: string;
-  readonly version: string;
-  readonly title?: string;
-}
-
-/** A checked server: pass it to `runStdio` or an HTTP transport. Its fields are Palisade's own. */
-export interface Server {
-  readonly info: ServerInfo;
-  readonly instructions: string | undefined;
-  readonly supportedVersions: readonly Revision[];
-  readonly pageSize: number;
-  readonly cache: Readonly<Record<(typeof CACHE_KEYS)[number], CacheHint>>;
-  /** @internal */
-  readonly catalog: Catalog;
-}
 
 function cacheHint(value: unknown, path: string): CacheHint {
   if (value === undefined) return DEFAULT_CACHE_HINT;

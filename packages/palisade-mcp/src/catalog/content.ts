@@ -5,7 +5,7 @@
  * `Uint8Array`.
  */
 import { isPlainObject } from '../options.js';
-import { HostFault } from '../protocol/host-fault.js';
+import { HostFault } from './host-fault.js';
 import type { JsonObject } from './types.js';
 
 function binary(value: unknown, where: string): string {

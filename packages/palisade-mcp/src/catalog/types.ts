@@ -3,7 +3,7 @@
  * behind it. Palisade holds no tool of its own; everything here comes from the host and is
  * checked once, when the server is constructed.
  */
-import type { Revision } from '../protocol/revisions.js';
+import type { Revision } from '../revisions.js';
 
 export type JsonObject = { [key: string]: unknown };
 

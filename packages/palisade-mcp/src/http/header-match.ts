@@ -22,7 +22,7 @@
  *   spec makes plain text a permission, not a duty.
  */
 import type { McpHeaderField } from '../catalog/mcp-header-annotations.js';
-import { META_PROTOCOL_VERSION } from '../protocol/revisions.js';
+import { META_PROTOCOL_VERSION } from '../revisions.js';
 import { decodeSentinel } from './base64-sentinel.js';
 import { HEADERS_MATCH, type HeaderCheck, headerRefusal, RULE } from './header-check.js';
 import { headerText } from './header-text.js';

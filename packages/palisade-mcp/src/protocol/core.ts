@@ -4,12 +4,21 @@
  * most one response. It does no I/O and keeps no globals; the next connection state is
  * returned synchronously, so a message pipelined right behind `initialize` already sees it.
  */
+
+import { HostFault } from '../catalog/host-fault.js';
 import type { JsonObject } from '../catalog/types.js';
 import { isPlainObject } from '../options.js';
-import type { Server } from '../server.js';
+import {
+  LEGACY_REVISION,
+  META_CLIENT_CAPABILITIES,
+  META_LOG_LEVEL,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  MODERN_REVISION,
+  type Revision,
+} from '../revisions.js';
 import { INVALID_REQUEST, internalError, invalidParams, methodNotFound } from './errors.js';
 import { isLogLevel, openContext } from './handler-context.js';
-import { HostFault } from './host-fault.js';
 import {
   classify,
   errorResponse,
@@ -27,15 +36,7 @@ import { getPrompt } from './methods/prompts-get.js';
 import { readResource } from './methods/resources-read.js';
 import { callTool } from './methods/tools-call.js';
 import { ownCopy } from './own-copy.js';
-import {
-  LEGACY_REVISION,
-  META_CLIENT_CAPABILITIES,
-  META_LOG_LEVEL,
-  META_PROTOCOL_VERSION,
-  META_SERVER_INFO,
-  MODERN_REVISION,
-  type Revision,
-} from './revisions.js';
+import type { Server } from './server-shape.js';
 import type { ConnectionState } from './state.js';
 
 /** What a transport lends the core for one message. */

@@ -5,8 +5,8 @@
  * both are silent, so nothing of a request is ever sent after its response.
  */
 import type { HandlerContext, JsonObject, LogLevel } from '../catalog/types.js';
+import type { Revision } from '../revisions.js';
 import type { JsonRpcNotification } from './jsonrpc.js';
-import type { Revision } from './revisions.js';
 
 export const LOG_LEVELS: readonly LogLevel[] = [
   'debug',

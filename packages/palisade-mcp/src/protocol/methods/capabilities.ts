@@ -4,7 +4,7 @@
  * fixed at construction; nothing is advertised that is not served.
  */
 import type { JsonObject } from '../../catalog/types.js';
-import type { Server } from '../../server.js';
+import type { Server } from '../server-shape.js';
 
 export function capabilities(server: Server): JsonObject {
   const { catalog } = server;

@@ -6,10 +6,10 @@ import { MAX_COMPLETION_VALUES } from '../../limits.js';
 
 export { MAX_COMPLETION_VALUES } from '../../limits.js';
 
+import { HostFault } from '../../catalog/host-fault.js';
 import type { Completer, JsonObject } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
 import { invalidParams } from '../errors.js';
-import { HostFault } from '../host-fault.js';
 import { type Call, failure, type Outcome, result } from './call.js';
 
 /** A completer sees only the context arguments its prompt or template declares. */

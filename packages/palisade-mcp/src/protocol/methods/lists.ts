@@ -2,8 +2,8 @@
 import type { CompiledTool } from '../../catalog/catalog.js';
 import { decodeCursor, type ListKind, paginate } from '../../catalog/cursor.js';
 import type { JsonObject } from '../../catalog/types.js';
+import { LEGACY_REVISION } from '../../revisions.js';
 import { invalidParams } from '../errors.js';
-import { LEGACY_REVISION } from '../revisions.js';
 import { type Call, failure, type Outcome, result } from './call.js';
 
 function page<T>(

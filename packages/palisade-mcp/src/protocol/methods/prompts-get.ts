@@ -3,10 +3,10 @@
  * present, nothing undeclared), and a failure is -32602. The reader receives only declared names.
  */
 import { contentBlock } from '../../catalog/content.js';
+import { HostFault } from '../../catalog/host-fault.js';
 import type { JsonObject } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
 import { invalidParams } from '../errors.js';
-import { HostFault } from '../host-fault.js';
 import { type Call, failure, type Outcome, result } from './call.js';
 
 export async function getPrompt(call: Call): Promise<Outcome> {

@@ -4,11 +4,11 @@
  * 2026-07-28 (which must not emit -32002), with `data.uri` when the URI is short enough to echo.
  */
 import { resourceContents } from '../../catalog/content.js';
+import { HostFault } from '../../catalog/host-fault.js';
 import type { ReadResourceReturn } from '../../catalog/types.js';
+import { LEGACY_REVISION } from '../../revisions.js';
 import { invalidParams, MAX_ECHOED_URI_CHARS, RESOURCE_NOT_FOUND_LEGACY } from '../errors.js';
-import { HostFault } from '../host-fault.js';
 import { errorResponse } from '../jsonrpc.js';
-import { LEGACY_REVISION } from '../revisions.js';
 import { type Call, failure, type Outcome, result } from './call.js';
 
 function notFound(call: Call, uri: string): Outcome {

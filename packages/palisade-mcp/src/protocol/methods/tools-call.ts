@@ -6,12 +6,12 @@
  * malformed params are -32602. What the host returns is checked for shape, never interpreted.
  */
 import { contentBlocks } from '../../catalog/content.js';
+import { HostFault } from '../../catalog/host-fault.js';
 import type { JsonObject, ToolResult } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
+import { LEGACY_REVISION } from '../../revisions.js';
 import { traceDispatch } from '../../telemetry/dispatch-channel.js';
 import { invalidParams } from '../errors.js';
-import { HostFault } from '../host-fault.js';
-import { LEGACY_REVISION } from '../revisions.js';
 import { type Call, failure, type Outcome, result } from './call.js';
 
 function toolError(text: string): JsonObject {
