@@ -6,9 +6,9 @@ import {
   type EdgeInput,
   encodeDiff,
   type Graph,
-  SIGNS,
   type Sign,
 } from '../../src/connectome/index.js';
+import { SIGNS } from '../../src/connectome/vocabulary.js';
 import { DIFF_WINDOW, diffDeclared, diffObserved } from '../fixtures/connectome/graphs.js';
 import { refusedWith } from './refusal.js';
 

@@ -2,13 +2,13 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   type Collector,
-  currentCollector,
   encodeGraph,
   encodeSidecar,
   nodeId,
   observedGraph,
   startCollector,
 } from '../../src/connectome/index.js';
+import { currentCollector } from '../../src/connectome/observed.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { serveInProcess } from '../support/in-process.js';
 import { modern } from '../support/stdio-peer.js';
