@@ -1,18 +1,26 @@
 #!/usr/bin/env node
 /**
  * The `palisade` command. Data goes to stdout, diagnostics to stderr. Exit codes: 0 success,
- * 2 usage error. Subcommands (the demo, the connectome) arrive with their issues.
+ * 1 an input refused, 2 usage error. Subcommands: `connectome` (cli/connectome.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { connectome } from './connectome.js';
 
-const USAGE = `usage: palisade [--help] [--version]
+const USAGE = `usage: palisade [--help] [--version] <command> ...
 
 Palisade is an MCP server library; this command carries its tooling.
   --help      print this help
   --version   print the palisade-mcp version
 
-Exit codes: 0 success, 2 usage error.
+Commands:
+  connectome  export, diff, query and draw a server's connectome from exported JSON files
+              (run 'palisade connectome --help')
+
+Without installing: npx -p palisade-mcp palisade <command> ...
+(a bare 'npx palisade' would fetch whatever package is named "palisade", not this one.)
+
+Exit codes: 0 success, 1 an input refused, 2 usage error.
 `;
 
 function version(): string {
@@ -23,6 +31,7 @@ function version(): string {
 }
 
 export function main(argv: readonly string[]): number {
+  if (argv[0] === 'connectome') return connectome(argv.slice(1));
   let values: { help?: boolean; version?: boolean };
   let positionals: string[];
   try {
