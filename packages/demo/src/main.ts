@@ -5,14 +5,14 @@
  * with `--stdio`. Diagnostics go to stderr; in stdio mode stdout carries protocol messages only.
  */
 import { parseArgs } from 'node:util';
-import { createServer } from 'palisade-mcp';
+import { startCollector } from 'palisade-mcp/connectome';
 import { serve } from 'palisade-mcp/http';
 import { runStdio } from 'palisade-mcp/stdio';
-import { demoCatalog } from './catalog.js';
+import { createDemoServer } from './connectome.js';
 
 const USAGE = `usage: palisade-demo [--port N] [--allowed-origin ORIGIN]... [--stdio]
 
-Serves the demo catalog.
+Serves the demo catalog, with its own connectome (connectome://declared, observed, diff).
   (default)                 stateless Streamable HTTP on http://127.0.0.1:3000/mcp
   --port N                  the port to bind on 127.0.0.1 (0 picks a free one; default 3000)
   --allowed-origin ORIGIN   a browser origin allowed to call (repeatable; default: none, so only
@@ -58,7 +58,10 @@ function parseOptions() {
 }
 
 const options = parse();
-const server = createServer(demoCatalog);
+// The demo watches itself from the start: connectome://observed and connectome://diff read what
+// this collector saw (edge identities, counts and latencies, never a payload).
+startCollector();
+const server = createDemoServer();
 
 if (options.stdio) {
   process.stderr.write(

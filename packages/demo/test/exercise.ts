@@ -54,11 +54,18 @@ export async function exerciseEverything(client: AnyClient): Promise<void> {
   });
 
   const { resources } = await client.listResources();
-  expect(resources.map((resource) => resource.uri).sort()).toEqual(['demo://pixel.png', 'demo://readme']);
+  expect(resources.map((resource) => resource.uri).sort()).toEqual([
+    'connectome://declared',
+    'connectome://diff',
+    'connectome://observed',
+    'demo://pixel.png',
+    'demo://readme',
+  ]);
   for (const resource of resources) {
     const { contents } = await client.readResource({ uri: resource.uri });
     expect(contents[0]).toMatchObject({ uri: resource.uri });
   }
+  await expectOwnConnectome(client);
   const { resourceTemplates } = await client.listResourceTemplates();
   expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['demo://notes/{id}']);
   const note = await client.readResource({ uri: 'demo://notes/welcome' });
@@ -68,4 +75,25 @@ export async function exerciseEverything(client: AnyClient): Promise<void> {
   expect(prompts.map((prompt) => prompt.name)).toEqual(['greet']);
   const prompt = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada', style: 'formal' } });
   expect(prompt.messages).toHaveLength(1);
+}
+
+interface DiffRecord {
+  readonly schema_version: number;
+  readonly classes: Record<string, Array<{ from: string; to: string; kind: string }>>;
+}
+
+/** The demo's connectome resources answer canonical JSON, and every tool called above was seen. */
+async function expectOwnConnectome(client: AnyClient): Promise<void> {
+  const read = async (uri: string): Promise<unknown> => {
+    const { contents } = await client.readResource({ uri });
+    expect(contents[0]).toMatchObject({ uri, mimeType: 'application/json' });
+    return JSON.parse(contents[0]!['text'] as string);
+  };
+  expect(await read('connectome://declared')).toMatchObject({ schema_version: 3, algorithm: 'sha256' });
+  expect(await read('connectome://observed')).toMatchObject({ schema_version: 3, algorithm: 'sha256' });
+  const diff = (await read('connectome://diff')) as DiffRecord;
+  expect(diff.schema_version).toBe(3);
+  const seen = diff.classes['declared_and_observed']!.map((edge) => edge.to);
+  for (const name of TOOL_NAMES) expect(seen).toContain(`palisade-demo/tool/${name}`);
+  expect(diff.classes['observed_but_undeclared']).toEqual([]);
 }
