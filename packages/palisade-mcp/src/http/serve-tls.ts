@@ -89,6 +89,7 @@ export function createTlsListener(
       ...tls,
       ALPNProtocols: settings.http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
       handshakeTimeout: settings.handshakeTimeoutMs,
+      noDelay: true,
     },
     (socket) => secured(socket, socket.alpnProtocol === 'h2' ? 'h2' : 'http/1.1'),
   );

@@ -223,7 +223,9 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
         { http2: settings.http2, handshakeTimeoutMs: settings.sniffTimeoutMs },
         (socket, protocol) => (protocol === 'h2' ? http2 : http1).emit('connection', socket),
       )
-    : createNetServer();
+    : // As http.createServer does: without TCP_NODELAY, Nagle holds each small answer for the
+      // client's delayed ACK on a kept-alive connection.
+      createNetServer({ noDelay: true });
   // The raw TCP socket (under TLS too) is what close() ends and maxConnections counts.
   listener.on('connection', track);
   if (!tls)
