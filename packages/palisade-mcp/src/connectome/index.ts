@@ -17,6 +17,34 @@ export type {
 export { declaredFromCatalog, mergeStaticGraph } from './declared.js';
 export type { ChangedSign, DiffClasses, DiffCoverage, DiffOptions, EdgeLabel, GraphDiff } from './diff.js';
 export { canonicalDiff, diffGraphs, encodeDiff } from './diff.js';
+export type {
+  EdgeHeat,
+  EffectiveConnectivity,
+  EffectiveOptions,
+  EffectiveSummary,
+  HeatClass,
+  HeatUnit,
+  PathHeat,
+} from './effective.js';
+export { DEFAULT_HOT_PERCENTILE, effectiveConnectivity, pathHeat } from './effective.js';
+export type {
+  EdgeAttribution,
+  FederatedGraph,
+  FederateOptions,
+  FederationMember,
+  LocalMember,
+  MemberRecord,
+  PeerMember,
+  PeerVerifier,
+  PeerVerifyContext,
+} from './federation.js';
+export {
+  ASSERTED_BY_LABEL,
+  federateGraphs,
+  MAX_PEER_GRAPH_BYTES,
+  readPeerGraph,
+  scopedId,
+} from './federation.js';
 export type { EdgeInput, Graph, GraphEdge, GraphInput, GraphNode, NodeInput } from './graph.js';
 export { createGraph } from './graph.js';
 export type { LabelObject, LabelValue } from './label-value.js';

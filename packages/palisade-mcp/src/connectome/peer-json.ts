@@ -1,0 +1,62 @@
+/**
+ * Reading a peer's graph bytes: wire input like any other, so the wire reader's rules in the
+ * wire reader's order (size before anything is read, strict UTF-8, empty and depth before any
+ * value is built, JSON syntax, lone surrogate escapes, repeated keys), under a bound of its own.
+ * The wire's 1 MiB message bound would refuse a graph of a few thousand edges, so graphs get
+ * `MAX_PEER_GRAPH_BYTES`; every other rule is the wire's, from the wire's own pieces. Messages
+ * never quote the peer's bytes beyond a repeated key's bounded, escaped name.
+ */
+import { PalisadeError } from '../errors.js';
+import { MAX_JSON_DEPTH } from '../limits.js';
+import { countParsedKeys, findRepeatedKey, renderRefusalKey } from '../wire/json-repeated-key.js';
+import { scanJson } from '../wire/json-scan.js';
+import { decodeUtf8 } from '../wire/utf8-text.js';
+
+/**
+ * Largest peer graph read, in bytes: 16 MiB, about 100,000 edges of canonical bytes.
+ * → 'PALISADE_ERR_CONNECTOME_PEER_TOO_LARGE'
+ */
+export const MAX_PEER_GRAPH_BYTES = 16_777_216;
+
+/** The peer's bytes as a JSON value, or a refusal naming `who` and the rule. */
+export function readPeerJson(bytes: Uint8Array, who: string): unknown {
+  if (!(bytes instanceof Uint8Array)) throw malformed(who, 'bytes', 'are not a Uint8Array');
+  if (bytes.length > MAX_PEER_GRAPH_BYTES) {
+    throw new PalisadeError(
+      'PALISADE_ERR_CONNECTOME_PEER_TOO_LARGE',
+      `peer ${who}: ${bytes.length} bytes, more than the ${MAX_PEER_GRAPH_BYTES}-byte peer graph bound`,
+    );
+  }
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw malformed(who, 'invalid-utf8', 'is not valid UTF-8');
+  const scan = scanJson(text);
+  if (scan.kind === 'empty') throw malformed(who, 'empty', 'is empty');
+  if (scan.kind === 'too-deep')
+    throw malformed(who, 'too-deep', `nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (scan.kind === 'not-json') throw malformed(who, 'not-json', 'is not valid JSON');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw malformed(who, 'not-json', 'is not valid JSON');
+  }
+  if (scan.loneSurrogate) {
+    throw new PalisadeError(
+      'PALISADE_ERR_CONNECTOME_LONE_SURROGATE',
+      `peer ${who}: holds a lone surrogate escape (rule lone-surrogate), which has no UTF-8 form`,
+    );
+  }
+  if (scan.keysCompared ? scan.repeatedKey : scan.keys > 1 && countParsedKeys(value) !== scan.keys) {
+    const key = findRepeatedKey(text);
+    throw malformed(
+      who,
+      'repeated-key',
+      key === undefined ? 'repeats a key' : `repeats the key ${renderRefusalKey(key)}`,
+    );
+  }
+  return value;
+}
+
+function malformed(who: string, rule: string, what: string): PalisadeError {
+  return new PalisadeError('PALISADE_ERR_CONNECTOME_PEER_MALFORMED', `peer ${who}: ${what} (rule ${rule})`);
+}
