@@ -1,0 +1,138 @@
+/**
+ * Every bound the README states is the bound the code enforces. Each claim quotes the README as it
+ * is written (whitespace collapsed, since prose wraps) and the figure inside that quote; the test
+ * holds the figure to the constant in `src/limits.ts` and the quote to the README. A constant the
+ * README does not state is listed as such, so a new limit is a decision here, not a silent gap.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import * as limits from '../../src/limits.js';
+
+type LimitName = keyof typeof limits;
+
+interface Claim {
+  /** The README's words, as written. */
+  readonly quote: string;
+  /** The figure, exactly as the quote writes it. */
+  readonly figure: string;
+  /** What the figure is worth in the constant's unit (`15 s` is 15,000 ms). */
+  readonly scale?: number;
+  readonly limit: LimitName;
+}
+
+const CLAIMS: readonly Claim[] = [
+  {
+    limit: 'MAX_MESSAGE_BYTES',
+    figure: '1,048,576',
+    quote: 'a message over 1,048,576 bytes (stdio line, legacy frame)',
+  },
+  { limit: 'MAX_MESSAGE_BYTES', figure: '1048576', quote: '"line exceeds 1048576 bytes"' },
+  { limit: 'MAX_MESSAGE_BYTES', figure: '1,048,576', quote: '`Content-Length` over 1,048,576' },
+  {
+    limit: 'MAX_MESSAGE_BYTES',
+    figure: '1',
+    scale: 1_048_576,
+    quote: 'one trailing `\\r` counts toward the 1 MiB bound',
+  },
+  { limit: 'MAX_JSON_DEPTH', figure: '64', quote: '1 MiB, 64 levels of nesting' },
+  { limit: 'MAX_JSON_DEPTH', figure: '64', quote: 'nesting deeper than 64 levels' },
+  { limit: 'MAX_REFUSAL_KEY_CHARS', figure: '32', quote: 'naming the key (cut to 32 characters)' },
+  {
+    limit: 'MAX_ECHOED_VERSION_CHARS',
+    figure: '64',
+    quote: '`supported` and `requested` (cut to 64 characters)',
+  },
+  { limit: 'DEFAULT_PAGE_SIZE', figure: '50', quote: '| `pageSize` | `50` (1 to 1,000) |' },
+  { limit: 'MAX_PAGE_SIZE', figure: '1,000', quote: '| `pageSize` | `50` (1 to 1,000) |' },
+  { limit: 'MAX_LEGACY_HEADER_LINES', figure: '32', quote: 'a block has at most 32 header lines' },
+  { limit: 'STDIO_SHUTDOWN_GRACE_MS', figure: '2,000', quote: '2,000 ms (`STDIO_SHUTDOWN_GRACE_MS`)' },
+  { limit: 'DEFAULT_HTTP_READ_TIMEOUT_MS', figure: '15000', quote: '| `readTimeoutMs` | `15000` |' },
+  { limit: 'DEFAULT_SNIFF_TIMEOUT_MS', figure: '5000', quote: '| `sniffTimeoutMs` | `5000` |' },
+  {
+    limit: 'DEFAULT_HEADERS_TIMEOUT_MS',
+    figure: '10000',
+    quote: '| `headersTimeoutMs`, `requestTimeoutMs` | `10000`, `30000` |',
+  },
+  {
+    limit: 'DEFAULT_REQUEST_TIMEOUT_MS',
+    figure: '30000',
+    quote: '| `headersTimeoutMs`, `requestTimeoutMs` | `10000`, `30000` |',
+  },
+  { limit: 'DEFAULT_KEEP_ALIVE_TIMEOUT_MS', figure: '5000', quote: '| `keepAliveTimeoutMs` | `5000` |' },
+  { limit: 'DEFAULT_MAX_HEADER_SIZE', figure: '16384', quote: '| `maxHeaderSize` | `16384` |' },
+  { limit: 'DEFAULT_MAX_CONNECTIONS', figure: '1024', quote: '| `maxConnections` | `1024` |' },
+  { limit: 'DEFAULT_MAX_CONCURRENT_STREAMS', figure: '100', quote: '| `maxConcurrentStreams` | `100` |' },
+  { limit: 'DEFAULT_MAX_SESSION_MEMORY_MB', figure: '10', quote: '| `maxSessionMemory` | `10` |' },
+  { limit: 'DEFAULT_CONNECTION_TIMEOUT_MS', figure: '30000', quote: 'twice `readTimeoutMs` (`30000`)' },
+  {
+    limit: 'MAX_SSE_QUEUED_BYTES',
+    figure: '1,114,112',
+    quote: 'more than 1,114,112 bytes wait unsent (`MAX_SSE_QUEUED_BYTES`)',
+  },
+  {
+    limit: 'SSE_DRAIN_TIMEOUT_MS',
+    figure: '15',
+    scale: 1_000,
+    quote: 'make no progress for 15 s (`SSE_DRAIN_TIMEOUT_MS`)',
+  },
+  { limit: 'MAX_TEMPLATE_URI_BYTES', figure: '8,192', quote: 'URIs longer than 8,192 bytes match nothing' },
+  { limit: 'MAX_REGEX_WORK', figure: '4,194,304', quote: 'cannot check within 4,194,304 steps' },
+  {
+    limit: 'MAX_SCHEMA_BYTES',
+    figure: '262,144',
+    quote: 'schema over 262,144 bytes, 32 levels or 2,000 subschemas',
+  },
+  {
+    limit: 'MAX_SCHEMA_DEPTH',
+    figure: '32',
+    quote: 'schema over 262,144 bytes, 32 levels or 2,000 subschemas',
+  },
+  {
+    limit: 'MAX_SCHEMA_SUBSCHEMAS',
+    figure: '2,000',
+    quote: 'schema over 262,144 bytes, 32 levels or 2,000 subschemas',
+  },
+];
+
+/** Constants the README states no figure for (docs/threat-model.md covers them). */
+const NOT_IN_README: readonly LimitName[] = [
+  'MAX_CURSOR_BYTES',
+  'MAX_TOOL_NAME_CHARS',
+  'MAX_REGEX_REPEAT',
+  'MAX_REGEX_PROGRAM',
+  'MAX_REGEX_NESTING',
+  'MAX_REGEX_DFA_BYTES',
+  'MAX_REGEX_LEARNED_CLASSES',
+  'MAX_COMPLETION_VALUES',
+  'MAX_ECHOED_URI_CHARS',
+  'MAX_HTTP_READ_TIMEOUT_MS',
+  'MAX_SERVE_TIMEOUT_MS',
+];
+
+const README = readFileSync(fileURLToPath(new URL('../../../../README.md', import.meta.url)), 'utf8');
+const prose = README.replace(/\s+/g, ' ');
+const enforced: Readonly<Record<string, number>> = { ...limits };
+
+describe('bounds the README states', () => {
+  test.each(CLAIMS)('the README says "$quote" and $limit enforces $figure', (claim) => {
+    expect(claim.quote).toContain(claim.figure);
+    expect(prose).toContain(claim.quote);
+    expect(enforced[claim.limit]).toBe(Number(claim.figure.replaceAll(',', '')) * (claim.scale ?? 1));
+  });
+
+  test('the HTTP/2 connection timeout is twice the read deadline, as the README says', () => {
+    expect(prose).toContain('| `connectionTimeoutMs` | twice `readTimeoutMs`');
+    expect(limits.DEFAULT_CONNECTION_TIMEOUT_MS).toBe(2 * limits.DEFAULT_HTTP_READ_TIMEOUT_MS);
+  });
+
+  test('every constant in limits.ts is either checked against the README here or listed as not stated there', () => {
+    const decided = new Set<string>([...CLAIMS.map((claim) => claim.limit), ...NOT_IN_README]);
+    expect(Object.keys(enforced).filter((name) => !decided.has(name))).toEqual([]);
+  });
+
+  test('no constant listed as not stated in the README is also checked against it', () => {
+    const claimed = new Set<string>(CLAIMS.map((claim) => claim.limit));
+    expect(NOT_IN_README.filter((name) => claimed.has(name))).toEqual([]);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * What installing the server package brings in is decided in one place a reader sees: the README's
+ * "Runtime dependencies" table, one row per package with the reason it is there. This holds the
+ * manifest to that table, both ways, so a dependency cannot be added (or dropped) in
+ * `package.json` alone.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+const README = fileURLToPath(new URL('../../../../README.md', import.meta.url));
+const MANIFEST = fileURLToPath(new URL('../../package.json', import.meta.url));
+
+interface Row {
+  readonly name: string;
+  readonly why: string;
+}
+
+/** The rows of the table under `## Runtime dependencies`: `| \`name\` | why |`. */
+function dependencyTable(readme: string): Row[] {
+  const start = readme.indexOf('\n## Runtime dependencies\n');
+  if (start === -1) throw new Error('the README has no "## Runtime dependencies" section');
+  const rest = readme.slice(start + 1);
+  const next = rest.indexOf('\n## ');
+  const section = next === -1 ? rest : rest.slice(0, next);
+  const rows: Row[] = [];
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    // A table row: `| a | b |` splits into ['', a, b, ''].
+    if (cells.length !== 4 || !line.trimStart().startsWith('|')) continue;
+    const name = /^`([^`]+)`$/.exec(cells[1] ?? '')?.[1];
+    if (name === undefined) continue; // the header and the separator row
+    rows.push({ name, why: cells[2] ?? '' });
+  }
+  return rows;
+}
+
+const rows = dependencyTable(readFileSync(README, 'utf8'));
+const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, Record<string, string>>;
+
+describe('runtime dependencies of palisade-mcp', () => {
+  test('the README table lists exactly the dependencies the package declares', () => {
+    const listed = rows.map((row) => row.name).sort();
+    const declared = Object.keys(manifest['dependencies'] ?? {}).sort();
+    expect(listed).toEqual(declared);
+  });
+
+  test('the README table lists each dependency once', () => {
+    const names = rows.map((row) => row.name);
+    expect(names.filter((name, at) => names.indexOf(name) !== at)).toEqual([]);
+  });
+
+  test('every dependency in the README table gives its reason', () => {
+    for (const row of rows) {
+      // A reason is a phrase, not a placeholder: at least three words.
+      expect(row.why.split(/\s+/).filter(Boolean).length, row.name).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  test('the package declares no peer, optional or bundled dependency the table would miss', () => {
+    for (const field of [
+      'peerDependencies',
+      'optionalDependencies',
+      'bundleDependencies',
+      'bundledDependencies',
+    ]) {
+      expect(manifest[field], field).toBeUndefined();
+    }
+  });
+});
