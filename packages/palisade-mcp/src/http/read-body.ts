@@ -5,8 +5,9 @@
  * time bytes arrive and at the end, so a body completed late is never served.
  *
  * A client gone before the read starts never fires 'close' or 'end' here: the caller checks
- * `clientGone` first, or the request would hold memory and a timer until the deadline, then log a
- * refusal for nobody. (An HTTP/2 RST_STREAM before END_STREAM ends no body: Node reports an abort.)
+ * `clientGone` first, or the request would hold memory and a deadline watch until the deadline,
+ * then log a refusal for nobody. (An HTTP/2 RST_STREAM before END_STREAM ends no body: Node
+ * reports an abort.)
  */
 import { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +22,68 @@ export function clientGone(req: IncomingMessage): boolean {
   return req.aborted || (req.destroyed && !req.readableEnded);
 }
 
+/**
+ * A read in flight under a deadline, and how it ends when the deadline lapses. Linked into the
+ * list of reads in flight by its own members: joining and leaving it costs no hashing.
+ */
+class PendingRead {
+  prev: PendingRead | undefined = undefined;
+  next: PendingRead | undefined = undefined;
+
+  constructor(
+    readonly deadline: number,
+    readonly lapse: () => void,
+  ) {}
+}
+
+/**
+ * Every read in flight shares one timer, armed for the earliest deadline among them: a timer per
+ * request (insert on arm, unenroll on clear) was a measurable share of the work. When it fires,
+ * each read whose deadline has passed on the monotonic clock lapses (never one still within its
+ * budget), and the timer is armed again for the earliest deadline left. A read that ends removes
+ * only itself; the timer is unref'd, so it never holds the process open by itself (a read in
+ * flight has its client's connection open, which does).
+ */
+let head: PendingRead | undefined;
+let sweepTimer: NodeJS.Timeout | undefined;
+let armedFor = Number.POSITIVE_INFINITY;
+
+function arm(deadline: number): void {
+  if (sweepTimer !== undefined) clearTimeout(sweepTimer);
+  armedFor = deadline;
+  sweepTimer = setTimeout(sweep, Math.max(1, Math.ceil(deadline - performance.now())));
+  sweepTimer.unref();
+}
+
+function sweep(): void {
+  sweepTimer = undefined;
+  armedFor = Number.POSITIVE_INFINITY;
+  const now = performance.now();
+  let next = Number.POSITIVE_INFINITY;
+  for (let read = head; read !== undefined; ) {
+    const following: PendingRead | undefined = read.next;
+    if (read.deadline <= now) read.lapse();
+    else if (read.deadline < next) next = read.deadline;
+    read = following;
+  }
+  if (next !== Number.POSITIVE_INFINITY) arm(next);
+}
+
+function watch(read: PendingRead): void {
+  read.next = head;
+  if (head !== undefined) head.prev = read;
+  head = read;
+  if (read.deadline < armedFor) arm(read.deadline);
+}
+
+function unwatch(read: PendingRead): void {
+  if (read.prev !== undefined) read.prev.next = read.next;
+  else if (head === read) head = read.next;
+  if (read.next !== undefined) read.next.prev = read.prev;
+  read.prev = undefined;
+  read.next = undefined;
+}
+
 export function readBody(req: IncomingMessage, cap: number, deadline: number): Promise<BodyRead> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -29,7 +92,7 @@ export function readBody(req: IncomingMessage, cap: number, deadline: number): P
     const finish = (result: BodyRead): void => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      if (watched !== undefined) unwatch(watched);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onAbort);
@@ -37,16 +100,14 @@ export function readBody(req: IncomingMessage, cap: number, deadline: number): P
       resolve(result);
     };
     // A body Node's HTTP/1 parser already holds whole (it arrived while an async `authorize`
-    // ran, say) needs no timer: nothing is left to wait for, and the clock is still read when its
-    // bytes are taken. (HTTP/2's `complete` means ended or closed, not arrived: a stream always
-    // gets the timer.)
-    const timer =
+    // ran, say) needs no deadline watch: nothing is left to wait for, and the clock is still read
+    // when its bytes are taken. (HTTP/2's `complete` means ended or closed, not arrived: a stream
+    // is always watched.)
+    const watched: PendingRead | undefined =
       req.complete && req instanceof IncomingMessage
         ? undefined
-        : setTimeout(
-            () => finish({ ok: false, reason: 'timeout' }),
-            Math.max(0, deadline - performance.now()),
-          );
+        : new PendingRead(deadline, () => finish({ ok: false, reason: 'timeout' }));
+    if (watched !== undefined) watch(watched);
     function onData(chunk: Buffer): void {
       if (performance.now() > deadline) {
         finish({ ok: false, reason: 'timeout' });
