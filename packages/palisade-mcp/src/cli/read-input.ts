@@ -2,17 +2,15 @@
  * Reading an input file of the CLI: a JSON document a host exported (a graph, a sidecar, a diff
  * record). The file is read under a byte bound, counted while reading (a file may grow, or be a
  * FIFO with no size), and parsed with the wire's checks: strict UTF-8, nesting depth, a lone
- * surrogate escape, a repeated key. Files up to the wire's message bound go through the wire's
- * own reader; larger ones through the same scan and checks, since that reader also applies the
- * 1 MiB message bound. Every refusal names the file and the rule.
+ * surrogate escape, a repeated key, by the wire's own reader without its 1 MiB message bound
+ * (`readJsonDocument`). Every refusal names the file and the rule.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { PalisadeError } from '../errors.js';
-import { MAX_JSON_DEPTH, MAX_MESSAGE_BYTES } from '../limits.js';
+import { MAX_JSON_DEPTH } from '../limits.js';
 import { isPlainObject } from '../options.js';
-import { readJsonValue } from '../wire/json-reader.js';
-import { countParsedKeys, findRepeatedKey, renderRefusalKey } from '../wire/json-repeated-key.js';
-import { scanJson } from '../wire/json-scan.js';
+import { readJsonDocument } from '../wire/json-reader.js';
+import { findRepeatedKey, renderRefusalKey } from '../wire/json-repeated-key.js';
 import type { WireRule } from '../wire/refusal.js';
 import { decodeUtf8 } from '../wire/utf8-text.js';
 
@@ -74,35 +72,13 @@ const RULE_TEXT: Partial<Record<WireRule, string>> = {
 /** The file's bytes as a JSON object, under the bounds above. */
 export function readJsonObject(path: string): Record<string, unknown> {
   const bytes = readInputBytes(path);
-  const value = bytes.length <= MAX_MESSAGE_BYTES ? readSmall(path, bytes) : readLarge(path, bytes);
-  if (!isPlainObject(value)) throw refuse(path, 'is not a JSON object');
-  return value;
-}
-
-function readSmall(path: string, bytes: Uint8Array): unknown {
-  const read = readJsonValue(bytes);
-  if (read.ok) return read.value;
-  if (read.refusal.rule === 'repeated-key') throw repeated(path, bytes);
-  throw refuse(path, RULE_TEXT[read.refusal.rule] ?? `is refused (${read.refusal.rule})`);
-}
-
-// The wire reader's steps in its order, without its message bound.
-function readLarge(path: string, bytes: Uint8Array): unknown {
-  const text = decodeUtf8(bytes);
-  if (text === undefined) throw refuse(path, RULE_TEXT['invalid-utf8']!);
-  const scan = scanJson(text);
-  if (scan.kind !== 'scanned') throw refuse(path, RULE_TEXT[scan.kind]!);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw refuse(path, RULE_TEXT['not-json']!);
+  const read = readJsonDocument(bytes);
+  if (!read.ok) {
+    if (read.refusal.rule === 'repeated-key') throw repeated(path, bytes);
+    throw refuse(path, RULE_TEXT[read.refusal.rule] ?? `is refused (${read.refusal.rule})`);
   }
-  if (scan.loneSurrogate) throw refuse(path, RULE_TEXT['lone-surrogate']!);
-  if (scan.keysCompared ? scan.repeatedKey : scan.keys > 1 && countParsedKeys(value) !== scan.keys) {
-    throw repeated(path, bytes);
-  }
-  return value;
+  if (!isPlainObject(read.value)) throw refuse(path, 'is not a JSON object');
+  return read.value;
 }
 
 function repeated(path: string, bytes: Uint8Array): PalisadeError {

@@ -3,13 +3,14 @@
  * wire reader's order (size before anything is read, strict UTF-8, empty and depth before any
  * value is built, JSON syntax, lone surrogate escapes, repeated keys), under a bound of its own.
  * The wire's 1 MiB message bound would refuse a graph of a few thousand edges, so graphs get
- * `MAX_PEER_GRAPH_BYTES`; every other rule is the wire's, from the wire's own pieces. Messages
+ * `MAX_PEER_GRAPH_BYTES`; every other rule is the wire reader's own (`readJsonDocument`). Messages
  * never quote the peer's bytes beyond a repeated key's bounded, escaped name.
  */
 import { PalisadeError } from '../errors.js';
 import { MAX_JSON_DEPTH } from '../limits.js';
-import { countParsedKeys, findRepeatedKey, renderRefusalKey } from '../wire/json-repeated-key.js';
-import { scanJson } from '../wire/json-scan.js';
+import { readJsonDocument } from '../wire/json-reader.js';
+import { findRepeatedKey, renderRefusalKey } from '../wire/json-repeated-key.js';
+import type { WireRule } from '../wire/refusal.js';
 import { decodeUtf8 } from '../wire/utf8-text.js';
 
 /**
@@ -27,35 +28,32 @@ export function readPeerJson(bytes: Uint8Array, who: string): unknown {
       `peer ${who}: ${bytes.length} bytes, more than the ${MAX_PEER_GRAPH_BYTES}-byte peer graph bound`,
     );
   }
-  const text = decodeUtf8(bytes);
-  if (text === undefined) throw malformed(who, 'invalid-utf8', 'is not valid UTF-8');
-  const scan = scanJson(text);
-  if (scan.kind === 'empty') throw malformed(who, 'empty', 'is empty');
-  if (scan.kind === 'too-deep')
-    throw malformed(who, 'too-deep', `nests deeper than ${MAX_JSON_DEPTH} levels`);
-  if (scan.kind === 'not-json') throw malformed(who, 'not-json', 'is not valid JSON');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw malformed(who, 'not-json', 'is not valid JSON');
-  }
-  if (scan.loneSurrogate) {
+  const read = readJsonDocument(bytes);
+  if (read.ok) return read.value;
+  const rule = read.refusal.rule;
+  if (rule === 'lone-surrogate') {
     throw new PalisadeError(
       'PALISADE_ERR_CONNECTOME_LONE_SURROGATE',
       `peer ${who}: holds a lone surrogate escape (rule lone-surrogate), which has no UTF-8 form`,
     );
   }
-  if (scan.keysCompared ? scan.repeatedKey : scan.keys > 1 && countParsedKeys(value) !== scan.keys) {
-    const key = findRepeatedKey(text);
+  if (rule === 'repeated-key') {
+    const key = findRepeatedKey(decodeUtf8(bytes) ?? '');
     throw malformed(
       who,
-      'repeated-key',
+      rule,
       key === undefined ? 'repeats a key' : `repeats the key ${renderRefusalKey(key)}`,
     );
   }
-  return value;
+  throw malformed(who, rule, RULE_TEXT[rule] ?? 'is refused');
 }
+
+const RULE_TEXT: Partial<Record<WireRule, string>> = {
+  'invalid-utf8': 'is not valid UTF-8',
+  empty: 'is empty',
+  'too-deep': `nests deeper than ${MAX_JSON_DEPTH} levels`,
+  'not-json': 'is not valid JSON',
+};
 
 function malformed(who: string, rule: string, what: string): PalisadeError {
   return new PalisadeError('PALISADE_ERR_CONNECTOME_PEER_MALFORMED', `peer ${who}: ${what} (rule ${rule})`);

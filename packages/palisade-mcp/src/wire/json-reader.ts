@@ -65,6 +65,14 @@ function repeatedKey(text: string): Refused {
  */
 export function readJsonValue(bytes: Uint8Array): ReadResult<unknown> {
   if (bytes.length > MAX_MESSAGE_BYTES) return TOO_LARGE;
+  return readJsonDocument(bytes);
+}
+
+/**
+ * Steps 2 to 6 without the message bound, for documents that are not wire messages (a graph file,
+ * a peer's graph): the caller bounds their size first, with a bound of its own.
+ */
+export function readJsonDocument(bytes: Uint8Array): ReadResult<unknown> {
   const text = decodeUtf8(bytes);
   if (text === undefined) return INVALID_UTF8;
 
