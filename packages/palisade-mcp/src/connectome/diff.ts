@@ -17,7 +17,7 @@
 import { PalisadeError } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
 import { type CanonicalGraph, digestHex, encodeValue, readAlgorithm } from './canonical.js';
-import { admitGraph, type Graph } from './graph.js';
+import { admitGraph, type Graph, type GraphEdge } from './graph.js';
 import { admitLabelObject, type LabelObject } from './label-value.js';
 import { compareCodeUnits, nfc } from './text-order.js';
 import {
@@ -158,7 +158,8 @@ interface Side {
   readonly ids: Set<string>;
 }
 
-function admitSide(graph: Graph, side: Provenance): Graph {
+/** A graph admitted as one side of a comparison: every edge must carry that provenance. */
+export function admitSide(graph: Graph, side: Provenance): Graph {
   const admitted = admitGraph(graph);
   const stray = admitted.edges.find((edge) => edge.provenance !== side);
   if (stray !== undefined) {
@@ -170,13 +171,18 @@ function admitSide(graph: Graph, side: Provenance): Graph {
   return admitted;
 }
 
+/** What pairs an edge across the two sides: (from, to, kind) after NFC, provenance aside. */
+export function edgeLabelKey(edge: GraphEdge): string {
+  return JSON.stringify([nfc(edge.from), nfc(edge.to), edge.kind]);
+}
+
 // A built graph has one edge per (from, to, kind, provenance), one provenance per side (checked)
 // and no ids colliding after NFC, so each label occurs once per side.
 function labelsOf(graph: Graph): Side {
   const labels: Side['labels'] = new Map();
   for (const edge of graph.edges) {
     const label: EdgeLabel = Object.freeze({ from: nfc(edge.from), to: nfc(edge.to), kind: edge.kind });
-    labels.set(JSON.stringify([label.from, label.to, label.kind]), { label, sign: edge.sign });
+    labels.set(edgeLabelKey(edge), { label, sign: edge.sign });
   }
   return { labels, ids: new Set(graph.nodes.map((node) => nfc(node.id))) };
 }

@@ -23,10 +23,10 @@
  */
 import { PalisadeError } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys, requireInteger } from '../options.js';
-import { admitGraph, createGraph, type Graph, type GraphEdge } from './graph.js';
+import { admitSide, edgeLabelKey } from './diff.js';
+import { createGraph, type Graph, type GraphEdge } from './graph.js';
 import type { LabelObject, LabelValue } from './label-value.js';
-import { nfc } from './text-order.js';
-import type { EdgeKind, Provenance } from './vocabulary.js';
+import type { EdgeKind } from './vocabulary.js';
 
 export type HeatClass = 'hot' | 'cold' | 'dead' | 'unmeasured';
 export type HeatUnit = 'calls' | 'samples';
@@ -88,15 +88,15 @@ export function effectiveConnectivity(
   options?: EffectiveOptions,
 ): EffectiveConnectivity {
   const given = readThresholds(options);
-  const d = onSide(declared, 'declared');
-  const o = onSide(observed, 'observed');
+  const d = admitSide(declared, 'declared');
+  const o = admitSide(observed, 'observed');
 
   const counterparts = new Map<string, GraphEdge>();
-  for (const edge of o.edges) counterparts.set(labelKey(edge), edge);
-  const declaredKeys = new Set(d.edges.map(labelKey));
+  for (const edge of o.edges) counterparts.set(edgeLabelKey(edge), edge);
+  const declaredKeys = new Set(d.edges.map(edgeLabelKey));
 
   const measures = d.edges.map((edge) => {
-    const other = counterparts.get(labelKey(edge));
+    const other = counterparts.get(edgeLabelKey(edge));
     return { edge, other, measure: other === undefined ? null : measureOf(other.weight) };
   });
   const thresholds = {
@@ -142,7 +142,7 @@ export function effectiveConnectivity(
   const summary: EffectiveSummary = Object.freeze({
     declared_edges: d.edges.length,
     ...counts,
-    observed_undeclared: o.edges.filter((edge) => !declaredKeys.has(labelKey(edge))).length,
+    observed_undeclared: o.edges.filter((edge) => !declaredKeys.has(edgeLabelKey(edge))).length,
     thresholds: Object.freeze({ calls: thresholds.calls ?? null, samples: thresholds.samples ?? null }),
     threshold_source: Object.freeze({
       calls: given.calls === undefined ? 'quantile' : 'caller',
@@ -240,20 +240,4 @@ function readThresholds(options: EffectiveOptions | undefined): { calls?: number
       out[unit] = requireInteger(value, `thresholds.${unit}`, 1, Number.MAX_SAFE_INTEGER);
   }
   return out;
-}
-
-function onSide(graph: Graph, side: Provenance): Graph {
-  const admitted = admitGraph(graph);
-  const stray = admitted.edges.find((edge) => edge.provenance !== side);
-  if (stray !== undefined) {
-    throw new PalisadeError(
-      'PALISADE_ERR_CONNECTOME_PROVENANCE',
-      `the ${side} graph holds a ${stray.provenance} edge ${JSON.stringify(stray.from)} -> ${JSON.stringify(stray.to)}`,
-    );
-  }
-  return admitted;
-}
-
-function labelKey(edge: GraphEdge): string {
-  return JSON.stringify([nfc(edge.from), nfc(edge.to), edge.kind]);
 }
