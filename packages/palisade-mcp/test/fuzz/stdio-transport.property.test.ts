@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
 import { runStdio } from '../../src/transports/stdio.js';
 import { catalogs } from '../fixtures/catalogs.js';
+import { concat, split } from '../support/chunks.js';
 import { modern } from '../support/stdio-peer.js';
 
 type Json = Record<string, unknown>;
@@ -82,22 +83,6 @@ const garbage = fc
 
 const eol = fc.constantFrom('\n', '\r\n');
 const blank = fc.constantFrom('', '', '\n', '\r\n', ' \n');
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  return Buffer.concat(parts.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength)));
-}
-
-function split(stream: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((cut) => cut % (stream.length + 1)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let previous = 0;
-  for (const point of points) {
-    chunks.push(stream.subarray(previous, point));
-    previous = point;
-  }
-  chunks.push(stream.subarray(previous));
-  return chunks;
-}
 
 /** Feeds `chunks` to a stdio transport, waits for `expected` replies, then ends input; every reply. */
 async function converse(chunks: readonly Uint8Array[], expected: number): Promise<Json[]> {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Frame, StdioFramer } from '../../src/wire/stdio-framer.js';
+import { concat, split } from '../support/chunks.js';
 
 // A small bound makes over-long lines, over-large frames and lines of exactly the bound common in
 // short random streams; the rules do not depend on the bound's size. Sizes are 'max' throughout:
@@ -13,29 +14,6 @@ const CR = 0x0d;
 
 function bytes(text: string): Uint8Array {
   return encoder.encode(text);
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
-}
-
-/** `stream` cut at the given points (modulo its length); empty chunks included. */
-function split(stream: Uint8Array, cuts: number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((cut) => cut % (stream.length + 1)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let previous = 0;
-  for (const point of points) {
-    chunks.push(stream.subarray(previous, point));
-    previous = point;
-  }
-  chunks.push(stream.subarray(previous));
-  return chunks;
 }
 
 function oneByteChunks(stream: Uint8Array): Uint8Array[] {
