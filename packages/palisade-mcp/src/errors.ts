@@ -15,6 +15,8 @@ export type PalisadeErrorCode =
   | 'PALISADE_ERR_SCHEMA_UNSAFE'
   | 'PALISADE_ERR_URI_TEMPLATE'
   | 'PALISADE_ERR_TRANSPORT'
+  | 'PALISADE_ERR_UNDECLARED_CHANGE'
+  | 'PALISADE_ERR_INVALID_ARGUMENT'
   | 'PALISADE_ERR_CONNECTOME_INVALID'
   | 'PALISADE_ERR_CONNECTOME_DUPLICATE_ID'
   | 'PALISADE_ERR_CONNECTOME_NFC_COLLISION'
@@ -42,13 +44,19 @@ export type PalisadeErrorCode =
   | 'PALISADE_ERR_CONNECTOME_DOT_CHAR'
   | 'PALISADE_ERR_CONNECTOME_XML_CHAR'
   | 'PALISADE_ERR_CLI_INPUT'
+  /** `palisade connectome declared --static` without `palisade-mcp-static` installed beside it. */
+  | 'PALISADE_ERR_CLI_STATIC_MISSING'
+  /** A graph of schema 1 or 2: read back by no converter, named so the reader knows to re-export. */
+  | 'PALISADE_ERR_CONNECTOME_SCHEMA_UNSUPPORTED'
   | 'PALISADE_ERR_CONNECTOME_NOT_A_PATH'
   | 'PALISADE_ERR_CONNECTOME_PEER_TOO_LARGE'
   | 'PALISADE_ERR_CONNECTOME_PEER_MALFORMED'
   | 'PALISADE_ERR_CONNECTOME_PEER_NOT_CANONICAL'
   | 'PALISADE_ERR_CONNECTOME_PEER_UNVERIFIED'
   | 'PALISADE_ERR_CONNECTOME_DUPLICATE_PROCESS'
-  | 'PALISADE_ERR_CONNECTOME_RESERVED_LABEL';
+  | 'PALISADE_ERR_CONNECTOME_RESERVED_LABEL'
+  /** `ctx.inputRequired` on 2025-11-25, which has no multi-round-trip requests: catch it to fall back. */
+  | 'PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE';
 
 export class PalisadeError extends Error {
   readonly code: PalisadeErrorCode;

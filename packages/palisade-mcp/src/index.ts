@@ -2,6 +2,14 @@
 
 export { defineTool } from './catalog/define-tool.js';
 export type {
+  TaskChange,
+  TaskRecord,
+  TaskStatus,
+  TaskStore,
+  TaskSupport,
+  TasksOptions,
+} from './catalog/task-store.js';
+export type {
   Annotations,
   AudioContent,
   BinaryData,
@@ -12,6 +20,10 @@ export type {
   HandlerContext,
   Icon,
   ImageContent,
+  InputRequest,
+  InputRequestMethod,
+  InputRequired,
+  InputRequiredRequest,
   JsonObject,
   LogLevel,
   PromptArgumentDefinition,
@@ -19,6 +31,8 @@ export type {
   PromptMessage,
   PromptResult,
   ReadResourceReturn,
+  RequestStateOptions,
+  RequestStateSealer,
   ResourceContents,
   ResourceDefinition,
   ResourceLinkContent,
@@ -32,9 +46,17 @@ export type {
 export { PalisadeError, type PalisadeErrorCode } from './errors.js';
 export {
   DEFAULT_PAGE_SIZE,
+  DEFAULT_REQUEST_STATE_TTL_MS,
+  MAX_INPUT_REQUEST_KEY_CHARS,
+  MAX_INPUT_REQUESTS,
+  MAX_INPUT_ROUNDS,
   MAX_JSON_DEPTH,
   MAX_MESSAGE_BYTES,
   MAX_PAGE_SIZE,
+  MAX_REQUEST_STATE_BYTES,
+  MAX_REQUEST_STATE_TTL_MS,
+  MAX_RUNNING_TASKS,
+  MAX_TASK_ID_CHARS,
 } from './limits.js';
 export { LEGACY_REVISION, MODERN_REVISION, type Revision } from './revisions.js';
 export { createServer, type Server, type ServerInfo } from './server.js';

@@ -70,6 +70,54 @@ export const MAX_TEMPLATE_URI_BYTES = 8_192;
 /** The spec's cap on values in one completion result. */
 export const MAX_COMPLETION_VALUES = 100;
 
+/**
+ * Progress notifications of one request are rate-limited by a token bucket: PROGRESS_BURST at
+ * once, then one per PROGRESS_MIN_INTERVAL_MS (100 a second). A handler that reports in a tight
+ * loop would otherwise fill the client's stream. One over the rate is dropped; progress still
+ * strictly increases, so the next one carries the news.
+ */
+export const PROGRESS_BURST = 8;
+
+/** See PROGRESS_BURST: milliseconds per progress notification once the burst is spent. */
+export const PROGRESS_MIN_INTERVAL_MS = 10;
+
+/**
+ * `subscriptions/listen` streams open at once in one server, over every transport. One more is
+ * answered with -32000 "Server busy: too many open subscriptions", never queued.
+ */
+export const MAX_OPEN_SUBSCRIPTIONS = 10_000;
+
+/** Resource URIs one `subscriptions/listen` filter or one 2025-11-25 stdio connection may watch. */
+export const MAX_RESOURCE_SUBSCRIPTIONS = 100;
+
+/** Longest resource URI a subscription names, in UTF-8 bytes (as MAX_TEMPLATE_URI_BYTES). */
+export const MAX_SUBSCRIBED_URI_BYTES = 8_192;
+
+/**
+ * Default lifetime of one `subscriptions/listen` stream, in milliseconds: then the server ends it
+ * gracefully with its result, and a client that still wants notifications listens again. A stream
+ * is never held forever, whatever the client does.
+ */
+export const DEFAULT_LISTEN_LIFETIME_MS = 1_800_000;
+
+/** Largest `notifications.listenLifetimeMs` accepted: one day (and within Node's timers). */
+export const MAX_LISTEN_LIFETIME_MS = 86_400_000;
+
+/**
+ * Notifications written to one streamed (SSE) HTTP response while earlier bytes still wait unsent
+ * (the count starts over whenever nothing waits). One more cuts the response as for
+ * MAX_SSE_QUEUED_BYTES (rule `sse-events-queued`): each queued write costs Node a request object
+ * that a byte count of the events' text understates.
+ */
+export const MAX_SSE_QUEUED_EVENTS = 1_024;
+
+/**
+ * Interval between keep-alive comments (`: keep-alive`) on an SSE response, in milliseconds:
+ * proxies that close idle streams leave a quiet listen stream open, and a client that vanished
+ * without a FIN is found when the comments stop draining (SSE_DRAIN_TIMEOUT_MS).
+ */
+export const SSE_KEEPALIVE_INTERVAL_MS = 15_000;
+
 /** The part of a client's version string echoed in `data.requested`, so a refusal cannot be made arbitrarily large. */
 export const MAX_ECHOED_VERSION_CHARS = 64;
 
@@ -166,3 +214,44 @@ export const MAX_SSE_QUEUED_BYTES = 1_114_112;
  * The same patience as DEFAULT_HTTP_READ_TIMEOUT_MS gives a client sending its body.
  */
 export const SSE_DRAIN_TIMEOUT_MS = 15_000;
+
+/**
+ * Input requests in one `input_required` result (MRTR, 2026-07-28). A handler asking for more is
+ * a host fault (-32603): the client would have to answer every one before the retry.
+ */
+export const MAX_INPUT_REQUESTS = 16;
+
+/** Longest key naming one input request, in UTF-16 code units; a longer one is a host fault. */
+export const MAX_INPUT_REQUEST_KEY_CHARS = 64;
+
+/**
+ * `requestState` tokens one request may be issued across its retries. The round is sealed in the
+ * token; a retry carrying a token past it is refused with -32602 like any token not issued here.
+ */
+export const MAX_INPUT_ROUNDS = 8;
+
+/**
+ * Longest `requestState` accepted from a client or from the host's sealer, in UTF-8 bytes. A
+ * longer one from a client is refused (-32602) before the sealer sees it; from the sealer, a host fault.
+ */
+export const MAX_REQUEST_STATE_BYTES = 16_384;
+
+/** How long an issued `requestState` stays valid when the host sets no `requestState.ttlMs`, in milliseconds. */
+export const DEFAULT_REQUEST_STATE_TTL_MS = 300_000;
+
+/** Largest `requestState.ttlMs` accepted at construction, in milliseconds: the spec asks for a short expiry. */
+export const MAX_REQUEST_STATE_TTL_MS = 3_600_000;
+
+/**
+ * Tool handlers this process runs as tasks at once (tasks extension). Each holds one
+ * AbortController here until its handler settles; a `tools/call` or `tasks/update` that would
+ * start one more is refused with -32603 "Server busy: MAX_RUNNING_TASKS task handlers are
+ * running", before the store is asked to create or change anything.
+ */
+export const MAX_RUNNING_TASKS = 64;
+
+/**
+ * Longest task id, in UTF-16 code units. A client's longer `taskId` is answered as a missing task
+ * (-32602) without asking the store; a longer one minted by the store is a host fault (-32603).
+ */
+export const MAX_TASK_ID_CHARS = 256;

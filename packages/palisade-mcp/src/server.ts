@@ -4,9 +4,14 @@
  * schema that does not compile or a template Palisade cannot match strictly throws now, naming it.
  */
 import { buildCatalog } from './catalog/catalog.js';
-import type { CacheHint, ServerDefinition } from './catalog/types.js';
-import { invalidOption } from './errors.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits.js';
+import type { CacheHint, LogLevel, ServerDefinition } from './catalog/types.js';
+import { invalidOption, PalisadeError } from './errors.js';
+import {
+  DEFAULT_LISTEN_LIFETIME_MS,
+  DEFAULT_PAGE_SIZE,
+  MAX_LISTEN_LIFETIME_MS,
+  MAX_PAGE_SIZE,
+} from './limits.js';
 import {
   optionalString,
   refuseUnknownKeys,
@@ -15,7 +20,11 @@ import {
   requireObject,
   requireString,
 } from './options.js';
+import { ChangeHub, type ChangeKind, type DeclaredChanges } from './protocol/change-hub.js';
+import { isLogLevel, LOG_LEVELS } from './protocol/handler-context.js';
+import { requestStateConfig } from './protocol/request-state.js';
 import { CACHE_KEYS, type Server, type ServerInfo } from './protocol/server-shape.js';
+import { tasksConfig } from './protocol/tasks/config.js';
 import { ALL_REVISIONS, isRevision, type Revision } from './revisions.js';
 
 export type { Server, ServerInfo } from './protocol/server-shape.js';
@@ -32,7 +41,66 @@ const SERVER_KEYS = [
   'supportedVersions',
   'pageSize',
   'cache',
+  'requestState',
+  'tasks',
+  'notifications',
+  'defaultLogLevel',
 ] as const;
+
+const NOTIFICATION_KEYS = [
+  'toolsListChanged',
+  'promptsListChanged',
+  'resourcesListChanged',
+  'resourceSubscriptions',
+  'listenLifetimeMs',
+] as const;
+
+function optionalBoolean(value: unknown, path: string): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw invalidOption(path, 'must be a boolean');
+  return value;
+}
+
+/** What change notifications the host announces: none unless it says so, each a kind it can name. */
+function declaredChanges(value: unknown): DeclaredChanges {
+  const source = value === undefined ? {} : requireObject(value, 'notifications');
+  refuseUnknownKeys(source, NOTIFICATION_KEYS, 'notifications');
+  return Object.freeze({
+    toolsListChanged: optionalBoolean(source['toolsListChanged'], 'notifications.toolsListChanged'),
+    promptsListChanged: optionalBoolean(source['promptsListChanged'], 'notifications.promptsListChanged'),
+    resourcesListChanged: optionalBoolean(
+      source['resourcesListChanged'],
+      'notifications.resourcesListChanged',
+    ),
+    resourceSubscriptions: optionalBoolean(
+      source['resourceSubscriptions'],
+      'notifications.resourceSubscriptions',
+    ),
+    listenLifetimeMs:
+      source['listenLifetimeMs'] === undefined
+        ? DEFAULT_LISTEN_LIFETIME_MS
+        : requireInteger(
+            source['listenLifetimeMs'],
+            'notifications.listenLifetimeMs',
+            1,
+            MAX_LISTEN_LIFETIME_MS,
+          ),
+  });
+}
+
+function defaultLogLevel(value: unknown): LogLevel | undefined {
+  if (value === undefined) return 'info';
+  if (value === 'off') return undefined;
+  if (!isLogLevel(value))
+    throw invalidOption('defaultLogLevel', `must be "off" or one of ${LOG_LEVELS.join(', ')}`);
+  return value;
+}
+
+const LIST_CHANGES: ReadonlyMap<unknown, ChangeKind> = new Map<unknown, ChangeKind>([
+  ['tools', 'toolsListChanged'],
+  ['prompts', 'promptsListChanged'],
+  ['resources', 'resourcesListChanged'],
+]);
 
 /** Stale at once and never shared: a default that cannot leak one caller's list to another. */
 const DEFAULT_CACHE_HINT: CacheHint = Object.freeze({ ttlMs: 0, scope: 'private' });
@@ -82,12 +150,43 @@ export function createServer(definition: ServerDefinition): Server {
     prompts: cacheHint(cacheSource['prompts'], 'cache.prompts'),
   });
   const info: ServerInfo = Object.freeze(title === undefined ? { name, version } : { name, version, title });
+  const catalog = buildCatalog(definition);
+  const changes = new ChangeHub(declaredChanges(source['notifications']));
+  if (changes.declared.resourceSubscriptions && catalog.resources === undefined)
+    throw invalidOption(
+      'notifications.resourceSubscriptions',
+      'needs resources or resource templates to watch',
+    );
+  const tasks = tasksConfig(source['tasks']);
+  if (tasks === undefined && catalog.tools !== undefined)
+    for (const tool of catalog.tools.values())
+      if (tool.taskSupport !== 'forbidden')
+        throw invalidOption(
+          `tool ${JSON.stringify(tool.definition.name)} execution.taskSupport`,
+          'needs tasks.store: a task is held by the host, never by Palisade',
+        );
   return Object.freeze({
     info,
     instructions,
     supportedVersions: supportedVersions(source['supportedVersions']),
     pageSize,
     cache,
-    catalog: buildCatalog(definition),
+    catalog,
+    requestState: requestStateConfig(source['requestState']),
+    tasks,
+    changes,
+    defaultLogLevel: defaultLogLevel(source['defaultLogLevel']),
+    notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+      const change = LIST_CHANGES.get(kind);
+      if (change === undefined)
+        throw new PalisadeError(
+          'PALISADE_ERR_INVALID_ARGUMENT',
+          'notifyListChanged takes "tools", "prompts" or "resources"',
+        );
+      changes.publish({ kind: change });
+    },
+    notifyResourceUpdated(uri: string): void {
+      changes.publish({ kind: 'resourceUpdated', uri });
+    },
   });
 }

@@ -16,6 +16,7 @@ import {
   requireString,
 } from '../options.js';
 import { encodeMessage } from '../wire/encode.js';
+import { requiredCapabilities } from './client-capabilities.js';
 import { compareKeys } from './cursor.js';
 import { type McpHeaderField, mcpHeaderFields } from './mcp-header-annotations.js';
 import { type CompiledSchema, createSchemaCompiler, outputRootIsObject } from './schema.js';
@@ -27,6 +28,7 @@ import type {
   ResourceDefinition,
   ResourceTemplateDefinition,
   ServerDefinition,
+  TaskSupport,
   ToolDefinition,
 } from './types.js';
 import { parseUriTemplate, type UriTemplate } from './uri-template.js';
@@ -40,23 +42,30 @@ export interface CompiledTool {
   /** `Mcp-Param-*` headers a 2026-07-28 HTTP request for this tool must mirror. */
   readonly headerFields: readonly McpHeaderField[];
   readonly listing: { readonly modern: JsonObject; readonly legacy: JsonObject };
+  /** Client capabilities a call needs (-32021 when lacked); undefined: none. */
+  readonly requiredCapabilities: JsonObject | undefined;
+  /** Whether a call runs as a task (tasks extension); never listed, as SEP-2663 task creation is server-directed. */
+  readonly taskSupport: TaskSupport;
 }
 
 export interface CompiledTemplate {
   readonly definition: ResourceTemplateDefinition;
   readonly template: UriTemplate;
   readonly listing: JsonObject;
+  readonly requiredCapabilities: JsonObject | undefined;
 }
 
 export interface CompiledResource {
   readonly definition: ResourceDefinition;
   readonly listing: JsonObject;
+  readonly requiredCapabilities: JsonObject | undefined;
 }
 
 export interface CompiledPrompt {
   readonly definition: PromptDefinition;
   readonly arguments: ReadonlyMap<string, PromptArgumentDefinition>;
   readonly listing: JsonObject;
+  readonly requiredCapabilities: JsonObject | undefined;
 }
 
 export interface Catalog {
@@ -77,7 +86,29 @@ const TOOL_NAME = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_TOOL_NAME_CHARS}}$`);
 
 /** Per item kind: the descriptive fields copied into its listing, and every key a definition may hold. */
 const TOOL_DESCRIPTION = ['title', 'description', 'annotations', 'icons', '_meta'] as const;
-const TOOL_KEYS = ['name', 'inputSchema', 'outputSchema', 'handler', ...TOOL_DESCRIPTION] as const;
+const TOOL_KEYS = [
+  'name',
+  'inputSchema',
+  'outputSchema',
+  'handler',
+  'requiredClientCapabilities',
+  'execution',
+  ...TOOL_DESCRIPTION,
+] as const;
+
+const TASK_SUPPORT: readonly TaskSupport[] = ['forbidden', 'optional', 'required'];
+
+/** `execution.taskSupport`, the name 2025-11-25 gave the same declaration; default `forbidden`. */
+function taskSupport(value: unknown, path: string): TaskSupport {
+  if (value === undefined) return 'forbidden';
+  const execution = requireObject(value, path);
+  refuseUnknownKeys(execution, ['taskSupport'], path);
+  const support = execution['taskSupport'];
+  if (support === undefined) return 'forbidden';
+  if (!(TASK_SUPPORT as readonly unknown[]).includes(support))
+    throw catalogError(`${path}.taskSupport must be one of ${TASK_SUPPORT.join(', ')}`);
+  return support as TaskSupport;
+}
 const RESOURCE_DESCRIPTION = [
   'title',
   'description',
@@ -87,11 +118,24 @@ const RESOURCE_DESCRIPTION = [
   'icons',
   '_meta',
 ] as const;
-const RESOURCE_KEYS = ['uri', 'name', 'read', ...RESOURCE_DESCRIPTION] as const;
+const RESOURCE_KEYS = ['uri', 'name', 'read', 'requiredClientCapabilities', ...RESOURCE_DESCRIPTION] as const;
 const TEMPLATE_DESCRIPTION = ['title', 'description', 'mimeType', 'annotations', 'icons', '_meta'] as const;
-const TEMPLATE_KEYS = ['uriTemplate', 'name', 'read', 'complete', ...TEMPLATE_DESCRIPTION] as const;
+const TEMPLATE_KEYS = [
+  'uriTemplate',
+  'name',
+  'read',
+  'complete',
+  'requiredClientCapabilities',
+  ...TEMPLATE_DESCRIPTION,
+] as const;
 const PROMPT_DESCRIPTION = ['title', 'description', 'icons', '_meta'] as const;
-const PROMPT_KEYS = ['name', 'arguments', 'get', ...PROMPT_DESCRIPTION] as const;
+const PROMPT_KEYS = [
+  'name',
+  'arguments',
+  'get',
+  'requiredClientCapabilities',
+  ...PROMPT_DESCRIPTION,
+] as const;
 const PROMPT_ARGUMENT_DESCRIPTION = ['title', 'description'] as const;
 const PROMPT_ARGUMENT_KEYS = ['name', 'required', 'complete', ...PROMPT_ARGUMENT_DESCRIPTION] as const;
 
@@ -183,6 +227,11 @@ function compileTool(compileSchema: SchemaCompiler, raw: unknown, index: number)
     outputIsObject,
     headerFields,
     listing: { modern: deepFreeze(modern), legacy: deepFreeze(legacy) },
+    requiredCapabilities: requiredCapabilities(
+      tool['requiredClientCapabilities'],
+      `${path}.requiredClientCapabilities`,
+    ),
+    taskSupport: taskSupport(tool['execution'], `${path}.execution`),
   };
 }
 
@@ -203,6 +252,10 @@ function compileResource(raw: unknown, index: number): CompiledResource {
   return {
     definition: resource as unknown as ResourceDefinition,
     listing: deepFreeze({ uri, name, ...described }),
+    requiredCapabilities: requiredCapabilities(
+      resource['requiredClientCapabilities'],
+      `${path}.requiredClientCapabilities`,
+    ),
   };
 }
 
@@ -231,6 +284,10 @@ function compileTemplate(raw: unknown, index: number): CompiledTemplate {
     definition: definition as unknown as ResourceTemplateDefinition,
     template,
     listing: deepFreeze({ uriTemplate: source, name, ...described }),
+    requiredCapabilities: requiredCapabilities(
+      definition['requiredClientCapabilities'],
+      `${path}.requiredClientCapabilities`,
+    ),
   };
 }
 
@@ -270,6 +327,10 @@ function compilePrompt(raw: unknown, index: number): CompiledPrompt {
     definition: prompt as unknown as PromptDefinition,
     arguments: argumentsByName,
     listing: deepFreeze(listing),
+    requiredCapabilities: requiredCapabilities(
+      prompt['requiredClientCapabilities'],
+      `${path}.requiredClientCapabilities`,
+    ),
   };
 }
 

@@ -25,6 +25,10 @@ function options(patterns: SchemaPatterns): Options {
     // Strict mode would test each `patternProperties` key against the `properties` names with
     // V8's RegExp at compile time; the overlap is legal 2020-12 and both keywords are enforced.
     allowMatchingProperties: true,
+    // `required` in a subschema that does not itself declare those properties (`anyOf: [{required:
+    // ["phone"]}, {required: ["email"]}]`, `then: {required: [...]}`) is ordinary 2020-12 and fully
+    // enforced; strict mode refuses it only as a style lint.
+    strictRequired: false,
     // The first error only: validation stops there, so a failing argument costs no more than a
     // passing one.
     allErrors: false,

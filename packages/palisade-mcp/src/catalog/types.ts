@@ -4,6 +4,7 @@
  * checked once, when the server is constructed.
  */
 import type { Revision } from '../revisions.js';
+import type { TasksOptions } from './task-store.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -25,6 +26,66 @@ export interface HandlerContext {
   progress(progress: number, total?: number, message?: string): void;
   /** Sends a log message on this request's stream, only when the client asked for that level. */
   log(level: LogLevel, data: unknown, logger?: string): void;
+  /**
+   * 2026-07-28, `tools/call`, `prompts/get` and `resources/read` only: return this value instead of
+   * the result to ask the client for input (MRTR). Palisade checks each request against the
+   * capabilities this request declared (-32021 otherwise) and seals `state` with the host's
+   * `requestState.sealer`. On 2025-11-25 it throws a `PalisadeError` with code
+   * `PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE`, so a handler serving both revisions can fall back.
+   */
+  inputRequired(request: InputRequiredRequest): InputRequired;
+  /**
+   * The retry's `params.inputResponses` (2026-07-28, MRTR methods), checked to be an object of
+   * objects and nothing more: the client's word, keyed as the handler asked. `undefined` otherwise.
+   */
+  readonly inputResponses: Readonly<Record<string, Readonly<JsonObject>>> | undefined;
+  /**
+   * The `state` this handler passed to `inputRequired` on the previous round, recovered from a
+   * `requestState` the sealer opened and Palisade checked (same principal, method and params, not
+   * expired). `undefined` on a first call, without a sealer, or when no state was given.
+   */
+  readonly requestState: unknown;
+}
+
+/** What an input request may ask the client for (MRTR, 2026-07-28). */
+export type InputRequestMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+export interface InputRequest {
+  readonly method: InputRequestMethod;
+  readonly params: JsonObject;
+}
+
+/** The argument of `ctx.inputRequired`. */
+export interface InputRequiredRequest {
+  /** At most MAX_INPUT_REQUESTS, each key at most MAX_INPUT_REQUEST_KEY_CHARS long. */
+  readonly requests: Readonly<Record<string, InputRequest>>;
+  /** Plain JSON data handed back as `ctx.requestState` on the retry; needs `requestState.sealer`. */
+  readonly state?: unknown;
+}
+
+declare const inputRequiredBrand: unique symbol;
+
+/** The opaque value `ctx.inputRequired` returns; only Palisade makes one, a look-alike object is not one. */
+export interface InputRequired {
+  readonly [inputRequiredBrand]: true;
+}
+
+/**
+ * Seals and opens `requestState` bytes. Palisade holds no key: the host's sealer must protect
+ * integrity (an HMAC or AEAD under a key it keeps) and `open` returns `undefined` for any token it
+ * did not seal. Palisade binds the bytes to the principal, method, params and an expiry first.
+ */
+export interface RequestStateSealer {
+  seal(bytes: Uint8Array): string | Promise<string>;
+  open(token: string): Uint8Array | undefined | Promise<Uint8Array | undefined>;
+}
+
+export interface RequestStateOptions {
+  readonly sealer: RequestStateSealer;
+  /** Lifetime of an issued token, in milliseconds: default 300,000, at most 3,600,000. */
+  readonly ttlMs?: number;
+  /** Names who a request acts for; default the canonical JSON of `ctx.auth` ('' when undefined). */
+  readonly principal?: (auth: unknown) => string;
 }
 
 export interface Annotations {
@@ -112,6 +173,12 @@ export interface ToolAnnotations {
   readonly openWorldHint?: boolean;
 }
 
+/**
+ * Whether a tool runs as a task (tasks extension): `optional` when the request declared the
+ * extension, `required` always (-32021 for a request that did not declare it). Default `forbidden`.
+ */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
 export interface ToolDefinition<Args extends JsonObject = JsonObject> {
   readonly name: string;
   readonly title?: string;
@@ -122,8 +189,15 @@ export interface ToolDefinition<Args extends JsonObject = JsonObject> {
   readonly annotations?: ToolAnnotations;
   readonly icons?: readonly Icon[];
   readonly _meta?: JsonObject;
+  /** Client capabilities a call needs (e.g. `{ sampling: {} }`); a request lacking one is answered -32021. */
+  readonly requiredClientCapabilities?: JsonObject;
+  /** Tasks extension (needs `tasks.store`): whether a 2026-07-28 call runs as a task. Not listed. */
+  readonly execution?: { readonly taskSupport?: TaskSupport };
   /** Receives the arguments exactly as validated: no coercion, no defaults, nothing removed. */
-  readonly handler: (args: Args, ctx: HandlerContext) => ToolResult | Promise<ToolResult>;
+  readonly handler: (
+    args: Args,
+    ctx: HandlerContext,
+  ) => ToolResult | InputRequired | Promise<ToolResult | InputRequired>;
 }
 
 export interface ResourceDefinition {
@@ -136,8 +210,12 @@ export interface ResourceDefinition {
   readonly annotations?: Annotations;
   readonly icons?: readonly Icon[];
   readonly _meta?: JsonObject;
+  /** Client capabilities a read needs; a request lacking one is answered -32021. */
+  readonly requiredClientCapabilities?: JsonObject;
   /** Returns the resource's contents; `undefined` means it does not exist (answered as not found). */
-  readonly read: (ctx: HandlerContext) => ReadResourceReturn | Promise<ReadResourceReturn>;
+  readonly read: (
+    ctx: HandlerContext,
+  ) => ReadResourceReturn | InputRequired | Promise<ReadResourceReturn | InputRequired>;
 }
 
 export type ReadResourceReturn = readonly ResourceContents[] | undefined;
@@ -158,12 +236,14 @@ export interface ResourceTemplateDefinition {
   readonly annotations?: Annotations;
   readonly icons?: readonly Icon[];
   readonly _meta?: JsonObject;
+  /** Client capabilities a read needs; a request lacking one is answered -32021. */
+  readonly requiredClientCapabilities?: JsonObject;
   /** Called only for a URI this template matched; `variables` are strictly percent-decoded. */
   readonly read: (
     uri: string,
     variables: Readonly<Record<string, string>>,
     ctx: HandlerContext,
-  ) => ReadResourceReturn | Promise<ReadResourceReturn>;
+  ) => ReadResourceReturn | InputRequired | Promise<ReadResourceReturn | InputRequired>;
   readonly complete?: Readonly<Record<string, Completer>>;
 }
 
@@ -193,11 +273,13 @@ export interface PromptDefinition {
   readonly arguments?: readonly PromptArgumentDefinition[];
   readonly icons?: readonly Icon[];
   readonly _meta?: JsonObject;
+  /** Client capabilities a get needs; a request lacking one is answered -32021. */
+  readonly requiredClientCapabilities?: JsonObject;
   /** Receives only declared arguments, each a string, required ones present. */
   readonly get: (
     args: Readonly<Record<string, string>>,
     ctx: HandlerContext,
-  ) => PromptResult | Promise<PromptResult>;
+  ) => PromptResult | InputRequired | Promise<PromptResult | InputRequired>;
 }
 
 /** Cache hints on 2026-07-28 results: `ttlMs` 0 and `private` unless the host widens them. */
@@ -225,4 +307,27 @@ export interface ServerDefinition {
     readonly resources?: CacheHint;
     readonly prompts?: CacheHint;
   };
+  /** Multi-round-trip requests: without it no `requestState` is issued and an arriving one is ignored. */
+  readonly requestState?: RequestStateOptions;
+  /** The tasks extension (SEP-2663, 2026-07-28): offered only with the host's task store. */
+  readonly tasks?: TasksOptions;
+  /**
+   * The changes this host announces (`server.notifyListChanged`, `server.notifyResourceUpdated`).
+   * Each is off unless set: only a declared kind is advertised (`listChanged`, `subscribe`) and
+   * delivered, on a 2026-07-28 `subscriptions/listen` stream or a 2025-11-25 stdio connection.
+   */
+  readonly notifications?: {
+    readonly toolsListChanged?: boolean;
+    readonly promptsListChanged?: boolean;
+    readonly resourcesListChanged?: boolean;
+    readonly resourceSubscriptions?: boolean;
+    /** How long one listen stream is held before the server ends it with its result. Default 1,800,000 (30 min), at most one day. */
+    readonly listenLifetimeMs?: number;
+  };
+  /**
+   * The level 2025-11-25 requests log at before the client sends `logging/setLevel` (stdio) or
+   * always (stateless HTTP, where no session holds a level). Default `info`; `off` sends none.
+   * 2026-07-28 requests log only at the level their own `_meta` names.
+   */
+  readonly defaultLogLevel?: LogLevel | 'off';
 }

@@ -4,6 +4,7 @@
  * code; every input is read under a bound and checked as the library checks it, and a refusal is
  * one line on stderr naming its code, with exit code 1.
  */
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { digestHex, encodeGraph, encodeValue } from '../connectome/canonical.js';
 import { diffGraphs, encodeDiff } from '../connectome/diff.js';
@@ -13,6 +14,7 @@ import { renderDot } from '../connectome/render-dot.js';
 import { renderGraphml } from '../connectome/render-graphml.js';
 import { renderHtml } from '../connectome/render-html.js';
 import { renderModel } from '../connectome/render-model.js';
+import { isCurrentSchema } from '../connectome/schema-version.js';
 import {
   EDGE_KINDS,
   type EdgeKind,
@@ -23,6 +25,7 @@ import {
   SCHEMA_VERSION,
 } from '../connectome/vocabulary.js';
 import { PalisadeError } from '../errors.js';
+import { declaredWithStatic, STATIC_LEVELS, StaticRefusal } from './declared-static.js';
 import { MAX_INPUT_BYTES, readJsonObject, shownPath } from './read-input.js';
 
 export const EXIT_OK = 0;
@@ -42,7 +45,9 @@ Export, compare, query and draw a server's connectome from files its host export
 code is loaded or run. Data goes to stdout, diagnostics to stderr.
 
 Commands:
-  declared FILE       check a declared graph and print its canonical bytes
+  declared FILE [--static ROOT]
+                      check a declared graph and print its canonical bytes; with --static, merge
+                      in the import/call graph of the code under ROOT (needs palisade-mcp-static)
   observed FILE       check an observed graph and print its canonical bytes
   diff DECLARED OBSERVED --window-start T --window-end T
                       print the canonical diff record of the two graphs
@@ -64,7 +69,10 @@ interface Command {
   readonly usage: string;
   readonly options: NonNullable<Parameters<typeof parseArgs>[0]>['options'];
   readonly positionals: number;
-  run(values: Record<string, unknown>, positionals: readonly string[]): Uint8Array | string;
+  run(
+    values: Record<string, unknown>,
+    positionals: readonly string[],
+  ): Uint8Array | string | Promise<Uint8Array | string>;
 }
 
 const ALGORITHM_OPTION = { algorithm: { type: 'string' }, hash: { type: 'boolean' } } as const;
@@ -80,19 +88,70 @@ Checks FILE as a ${side} graph (every edge ${side}) and prints its canonical byt
 exactly (no trailing newline), so the output hashes as the host's export does.
 
 ${ALGORITHM_HELP}
-${side === 'declared' ? '\nThe static half of a declared graph (--static ROOT, from palisade-mcp-static) is not built yet.\n' : ''}
+${side === 'declared' ? STATIC_HELP : ''}
 ${INPUTS}
 
 ${EXIT_CODES}
 `,
-    options: ALGORITHM_OPTION,
+    options: side === 'declared' ? { ...ALGORITHM_OPTION, ...STATIC_OPTIONS } : ALGORITHM_OPTION,
     positionals: 1,
     run(values, [file]) {
       const algorithm = algorithmOf(values);
       const graph = onSide(readGraph(file!), side, file!);
-      return withHash(encodeGraph(graph, { algorithm }), algorithm, values);
+      if (values['static'] === undefined) {
+        for (const option of Object.keys(STATIC_OPTIONS)) {
+          if (values[option] !== undefined) throw new UsageError(`--${option} applies with --static only`);
+        }
+        return withHash(encodeGraph(graph, { algorithm }), algorithm, values);
+      }
+      return withStatic(graph, values).then((merged) =>
+        withHash(encodeGraph(merged, { algorithm }), algorithm, values),
+      );
     },
   };
+}
+
+const STATIC_OPTIONS = {
+  static: { type: 'string' },
+  include: { type: 'string', multiple: true },
+  level: { type: 'string' },
+  bound: { type: 'string' },
+} as const;
+
+const STATIC_HELP = `
+  --static ROOT     merge in the static call/import graph of the host's code under ROOT, read by
+                    palisade-mcp-static (install it beside palisade-mcp; without it the command is
+                    refused, PALISADE_ERR_CLI_STATIC_MISSING). The code is parsed, never run. The
+                    server and each tool's module come from FILE (the host's modules option), so
+                    module ids must be paths relative to ROOT, e.g. src/tools/echo.ts.
+  --include PATH    a file or directory under ROOT in the scope; repeat; default all of ROOT
+  --level L         ${STATIC_LEVELS.join(', ')} (default module): nodes per file, per top-level
+                    function (call edges too), or per package (nearest package.json)
+  --bound OUT       write the completeness bound (what the read could not see: dynamic import(),
+                    callees outside the scope, unreadable files, tools without a module) to OUT as
+                    canonical JSON; without it, stderr names the bound's reasons when any
+`;
+
+/** The declared graph FILE with ROOT's static read merged in; the bound to --bound or a note. */
+async function withStatic(graph: Graph, values: Record<string, unknown>): Promise<Graph> {
+  const level = values['level'] ?? 'module';
+  if (!isMember(STATIC_LEVELS, level)) {
+    throw new UsageError(`--level ${JSON.stringify(level)} is not one of ${STATIC_LEVELS.join(', ')}`);
+  }
+  const merged = await declaredWithStatic(graph, {
+    root: values['static'] as string,
+    include: values['include'] as string[] | undefined,
+    level,
+  });
+  const boundFile = values['bound'] as string | undefined;
+  if (boundFile !== undefined) {
+    writeFileSync(boundFile, encodeValue(merged.bound));
+  } else if (Object.keys(merged.bound).length > 0) {
+    process.stderr.write(
+      `palisade connectome declared: the static read could not see everything (${Object.keys(merged.bound).join(', ')}); --bound OUT writes the list\n`,
+    );
+  }
+  return merged.graph;
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
@@ -258,8 +317,11 @@ ${EXIT_CODES}
 
 class UsageError extends Error {}
 
-/** Runs `palisade connectome ...` with the arguments after `connectome`; returns the exit code. */
-export function connectome(argv: readonly string[]): number {
+/**
+ * Runs `palisade connectome ...` with the arguments after `connectome`; returns the exit code, or
+ * a promise of it for a command that loads a package (`declared --static`).
+ */
+export function connectome(argv: readonly string[]): number | Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h') {
     process.stdout.write(CONNECTOME_USAGE);
@@ -294,19 +356,32 @@ export function connectome(argv: readonly string[]): number {
     const files = command.positionals === 1 ? 'one file' : `${command.positionals} files`;
     return usageError(prefix, `expected ${files}, got ${positionals.length}`, `${prefix} --help`);
   }
-  let output: Uint8Array | string;
+  let output: Uint8Array | string | Promise<Uint8Array | string>;
   try {
     output = command.run(values, positionals);
   } catch (error) {
-    if (error instanceof UsageError) return usageError(prefix, error.message, `${prefix} --help`);
-    if (error instanceof PalisadeError) {
-      process.stderr.write(`${prefix}: ${error.code}: ${oneLine(error.message)}\n`);
-      return EXIT_REFUSED;
-    }
-    throw error;
+    return failed(prefix, error);
+  }
+  if (output instanceof Promise) {
+    return output.then(
+      (bytes) => {
+        process.stdout.write(bytes);
+        return EXIT_OK;
+      },
+      (error: unknown) => failed(prefix, error),
+    );
   }
   process.stdout.write(output);
   return EXIT_OK;
+}
+
+function failed(prefix: string, error: unknown): number {
+  if (error instanceof UsageError) return usageError(prefix, error.message, `${prefix} --help`);
+  if (error instanceof PalisadeError || error instanceof StaticRefusal) {
+    process.stderr.write(`${prefix}: ${error.code}: ${oneLine(error.message)}\n`);
+    return EXIT_REFUSED;
+  }
+  throw error;
 }
 
 function usageError(prefix: string, message: string, help: string): number {
@@ -351,7 +426,7 @@ function readGraph(file: string): Graph {
         throw invalid(`the graph envelope has the unknown key ${JSON.stringify(key)}`);
       }
     }
-    if (value['schema_version'] !== SCHEMA_VERSION) {
+    if (!isCurrentSchema(value['schema_version'], 'the graph')) {
       throw invalid(
         `schema_version is ${JSON.stringify(value['schema_version'])}; this reads ${SCHEMA_VERSION}`,
       );

@@ -30,7 +30,7 @@ function version(): string {
   return manifest.version;
 }
 
-export function main(argv: readonly string[]): number {
+export function main(argv: readonly string[]): number | Promise<number> {
   if (argv[0] === 'connectome') return connectome(argv.slice(1));
   let values: { help?: boolean; version?: boolean };
   let positionals: string[];
@@ -57,4 +57,9 @@ export function main(argv: readonly string[]): number {
   return 2;
 }
 
-process.exitCode = main(process.argv.slice(2));
+const code = main(process.argv.slice(2));
+if (typeof code === 'number') process.exitCode = code;
+else
+  void code.then((settled) => {
+    process.exitCode = settled;
+  });

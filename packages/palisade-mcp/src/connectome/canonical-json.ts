@@ -5,6 +5,7 @@
  * other controls below U+0020 as `\u00xx` in lowercase hex, and everything else literal UTF-8
  * (including `/`, U+007F, U+2028 and U+2029).
  */
+import { erlangFloatText } from './erlang-float.js';
 import type { LabelValue } from './label-value.js';
 import { compareCodeUnits, nfc } from './text-order.js';
 
@@ -37,6 +38,8 @@ export function writeValue(value: LabelValue): string {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
+      // Only a weight admits a float (`admitWeight`), and weights reach only the sidecar.
+      return Number.isInteger(value) && !Object.is(value, -0) ? value.toString() : erlangFloatText(value);
     case 'bigint':
       // Admitted numbers are safe integers and bigints are exact: both print in plain decimal.
       return value.toString();

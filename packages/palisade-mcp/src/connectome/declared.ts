@@ -9,9 +9,9 @@
  *
  * The original wrote resource and prompt nodes without edges ("a declared resource is not a
  * read"). Here the declared graph is "what a client can reach through this server", so the server
- * reaches its resources and prompts by `read`; the observed side cannot see reads yet (the
- * dispatch channel carries tool calls only), so those edges stay dead authority in a diff, and
- * say so honestly rather than being absent.
+ * reaches its resources and prompts by `read`; the collector observes reads and prompt gets on
+ * the same edges (`observed.ts`), so in a diff an unread one is dead authority and a read one is
+ * declared and observed.
  *
  * The static call/import graph of the host's code is another package's job. `mergeStaticGraph`
  * is the seam: it takes that package's module graph and its completeness bound, checks both as

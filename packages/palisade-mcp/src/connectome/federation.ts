@@ -25,6 +25,11 @@
  * rules (`peer-json.ts`), the envelope is checked, the graph is built by `createGraph`, and the
  * bytes must be exactly the canonical bytes of that graph, so what a signature covers is what
  * gets merged. The host's own graph is a `graph` member and is trusted as built.
+ *
+ * Weights. A peer's canonical bytes carry none; its weights (counts, latency summaries) come in
+ * an optional `sidecar`, read under the same bound and rules and refused by name when malformed
+ * (`peer-sidecar.ts`). They land on that peer's scoped edges, and `attribution[i].weight_by` names
+ * the member whose sidecar (or, for a local member, whose graph) gave the weight.
  */
 import { PalisadeError } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
@@ -32,6 +37,8 @@ import { digestHex, encodeGraph } from './canonical.js';
 import { admitGraph, createGraph, type EdgeInput, type Graph, type NodeInput } from './graph.js';
 import { nodeId } from './node-id.js';
 import { readPeerJson } from './peer-json.js';
+import { readPeerSidecar } from './peer-sidecar.js';
+import { isCurrentSchema } from './schema-version.js';
 import { compareCodePoints, nfc } from './text-order.js';
 import {
   type EdgeKind,
@@ -59,6 +66,8 @@ export interface PeerMember {
   readonly process: string;
   readonly bytes: Uint8Array;
   readonly signature?: Uint8Array;
+  /** The peer's sidecar bytes (`encodeSidecar` of its graph): weights for its edges, unsigned. */
+  readonly sidecar?: Uint8Array;
   /** The peer's assertions about its signature, passed to `verify` verbatim. */
   readonly scheme?: string;
   readonly keyId?: string;
@@ -105,6 +114,8 @@ export interface EdgeAttribution {
   readonly sign: Sign;
   /** The member whose bytes carry the sign; `null` when the sign is `unset`. */
   readonly sign_by: string | null;
+  /** The member whose sidecar (or local graph) gave the edge's weight; `null` when it has none. */
+  readonly weight_by: string | null;
 }
 
 export interface FederatedGraph {
@@ -137,7 +148,7 @@ export function readPeerGraph(
       throw envelope(who, `has the unknown envelope key ${JSON.stringify(key)}`);
     }
   }
-  if (value['schema_version'] !== SCHEMA_VERSION) {
+  if (!isCurrentSchema(value['schema_version'], `peer ${who}`)) {
     throw envelope(
       who,
       `has schema_version ${JSON.stringify(value['schema_version'])}; this reads ${SCHEMA_VERSION}`,
@@ -168,7 +179,7 @@ export function readPeerGraph(
  * Merges the members' graphs, scoped and attributed. Refusals, first one wins: options; the
  * member list and each member's shape; two members with one process name (after NFC); then,
  * member by member in process-name order, a peer's bytes (`readPeerGraph`), the host's verdict
- * on it (`verify`), and a node already labelled `asserted_by`.
+ * on it (`verify`), its sidecar (`readPeerSidecar`), and a node already labelled `asserted_by`.
  */
 export async function federateGraphs(
   members: readonly FederationMember[],
@@ -212,6 +223,7 @@ export async function federateGraphs(
         }
         verified = true;
       }
+      if (member.sidecar !== undefined) graph = readPeerSidecar(member.process, member.sidecar, graph);
       record = memberRecord(
         member.process,
         'peer',
@@ -263,6 +275,7 @@ export async function federateGraphs(
       asserted_by: process,
       sign: edge.sign,
       sign_by: edge.sign === 'unset' ? null : process,
+      weight_by: edge.weight === undefined ? null : process,
     });
   });
   return Object.freeze({ graph, members: Object.freeze(records), attribution: Object.freeze(attribution) });
@@ -325,7 +338,7 @@ function readMember(value: unknown, where: string): FederationMember {
   const isLocal = 'graph' in value;
   refuseUnknownKeys(
     value,
-    isLocal ? ['process', 'graph'] : ['process', 'bytes', 'signature', 'scheme', 'keyId'],
+    isLocal ? ['process', 'graph'] : ['process', 'bytes', 'signature', 'sidecar', 'scheme', 'keyId'],
     where,
   );
   // Checks the name as an id component: non-empty, no lone surrogate.
@@ -337,8 +350,10 @@ function readMember(value: unknown, where: string): FederationMember {
       `${where} needs "graph" (a Graph) or "bytes" (a Uint8Array)`,
     );
   }
-  if (value['signature'] !== undefined && !(value['signature'] instanceof Uint8Array)) {
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', `${where}.signature must be a Uint8Array`);
+  for (const key of ['signature', 'sidecar']) {
+    if (value[key] !== undefined && !(value[key] instanceof Uint8Array)) {
+      throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', `${where}.${key} must be a Uint8Array`);
+    }
   }
   for (const key of ['scheme', 'keyId']) {
     if (value[key] !== undefined && typeof value[key] !== 'string') {

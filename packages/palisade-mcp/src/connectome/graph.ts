@@ -10,7 +10,7 @@
  */
 import { PalisadeError } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
-import { admitLabelObject, admitLabelValue, type LabelObject, type LabelValue } from './label-value.js';
+import { admitLabelObject, admitWeight, type LabelObject, type LabelValue } from './label-value.js';
 import { compareCodePoints, nfc, requireWellFormed } from './text-order.js';
 import {
   EDGE_KINDS,
@@ -185,7 +185,7 @@ function admitEdge(value: unknown, index: number): GraphEdge {
     sign: value['sign'] === undefined ? 'unset' : requireMember(SIGNS, value['sign'], `${where}.sign`),
   };
   if (value['weight'] === undefined) return Object.freeze(edge);
-  return Object.freeze({ ...edge, weight: admitLabelValue(value['weight'], `${where}.weight`) });
+  return Object.freeze({ ...edge, weight: admitWeight(value['weight'], `${where}.weight`) });
 }
 
 function requireId(value: unknown, where: string): string {

@@ -1,12 +1,14 @@
 /**
  * The observed graph: what did happen, collected from the dispatch site's tracing channel
- * (`palisade:dispatch`), which publishes the server's name, the tool's name, the revision, the
- * outcome and the duration of each tool call, and never an argument, result, error or header.
- * The collector reads those five fields and nothing else from the context, so no payload byte
- * can reach a row even if a publisher put one there.
+ * (`palisade:dispatch`), which publishes the server's name, what was dispatched (a tool, a listed
+ * resource, a resource template or a prompt, by name), the revision, the outcome and the duration
+ * of each dispatch, and never an argument, result, error, header or a templated read's URI. The
+ * collector reads those fields and nothing else from the context, so no payload byte can reach a
+ * row even if a publisher put one there.
  *
- * One row per edge identity (server -> tool, `invoke`; the channel carries nothing else yet),
- * holding a call count, outcome counts and a latency summary in integer microseconds. The store
+ * One row per edge identity (server -> tool, `invoke`; server -> resource, resource template or
+ * prompt, `read`, the declared graph's kinds for the same pairs, so a diff meets them), holding a
+ * call count, outcome counts and a latency summary in integer microseconds. The store
  * is bounded by distinct edges, not calls: once `maxEdges` identities are held, a call on a new
  * identity is counted in `dropped` and never stored; calls on held identities still count.
  * The optional tracer (`tracer.ts`) writes module-to-module rows into the same store, under the
@@ -25,7 +27,8 @@ import { isPlainObject, refuseUnknownKeys, requireInteger } from '../options.js'
 import { DISPATCH_CHANNEL_NAME } from '../telemetry/dispatch-channel.js';
 import { createGraph, type EdgeInput, type Graph, type NodeInput } from './graph.js';
 import type { LabelObject } from './label-value.js';
-import { identifiedNode } from './node-id.js';
+import { identifiedNode, type NodeIdentity } from './node-id.js';
+import { CONNECTOME_DECLARED_URI, CONNECTOME_DIFF_URI, CONNECTOME_OBSERVED_URI } from './vocabulary.js';
 
 /** Distinct edges a collector holds by default. */
 export const DEFAULT_MAX_OBSERVED_EDGES = 10_000;
@@ -38,6 +41,12 @@ export const MAX_OBSERVED_EDGES = 1_000_000; // → 'PALISADE_ERR_INVALID_OPTION
  */
 export const LATENCY_BUCKETS_US: readonly number[] = Object.freeze([
   100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000,
+]);
+
+const OWN_URIS: ReadonlySet<unknown> = new Set([
+  CONNECTOME_DECLARED_URI,
+  CONNECTOME_OBSERVED_URI,
+  CONNECTOME_DIFF_URI,
 ]);
 
 // The channel's completion event: by then the dispatch site has written outcome and duration.
@@ -76,9 +85,19 @@ export interface Collector {
   stop(): void;
 }
 
+/** What a dispatch event names, as the field it is published under and the node kind it becomes. */
+const TARGETS = [
+  ['tool', 'tool'],
+  ['resource', 'resource'],
+  ['resourceTemplate', 'resource_template'],
+  ['prompt', 'prompt'],
+] as const;
+type TargetKind = (typeof TARGETS)[number][1];
+
 interface Row {
   readonly server: string;
-  readonly tool: string;
+  readonly target: TargetKind;
+  readonly name: string;
   count: number;
   ok: number;
   tool_error: number;
@@ -138,10 +157,23 @@ export function startCollector(options?: CollectorOptions): Collector {
       malformed++;
       return;
     }
-    const { server, tool, outcome, durationMs } = message;
+    const { server, outcome, durationMs } = message;
+    // Exactly one target field; an event naming two things is not an identity. A plain loop:
+    // this runs once per dispatch and allocates nothing.
+    let target: TargetKind | undefined;
+    let name: unknown;
+    let named = 0;
+    for (const [field, kind] of TARGETS) {
+      if (message[field] === undefined) continue;
+      named++;
+      target = kind;
+      name = message[field];
+    }
+    if (named !== 1) target = undefined;
     if (
+      target === undefined ||
       !isName(server) ||
-      !isName(tool) ||
+      !isName(name) ||
       !(OUTCOMES as readonly unknown[]).includes(outcome) ||
       typeof durationMs !== 'number' ||
       !Number.isFinite(durationMs) ||
@@ -150,14 +182,17 @@ export function startCollector(options?: CollectorOptions): Collector {
       malformed++;
       return;
     }
-    const key = `${server.length}:${server}${tool}`;
+    // The connectome's own resources are not observed: a read of connectome://observed that
+    // counted itself would change the answer it just gave, and no read would be repeatable.
+    if (target === 'resource' && OWN_URIS.has(name)) return;
+    const key = `${target}:${server.length}:${server}${name}`;
     let row = rows.get(key);
     if (row === undefined) {
       if (rows.size + sampled.size >= maxEdges) {
         dropped++;
         return;
       }
-      row = newRow(server, tool);
+      row = newRow(server, target, name);
       rows.set(key, row);
     }
     record(row, outcome as Outcome, Math.round(durationMs * 1000));
@@ -246,10 +281,11 @@ function isName(value: unknown): value is string {
 
 const LONE_SURROGATE = /\p{Cs}/u;
 
-function newRow(server: string, tool: string): Row {
+function newRow(server: string, target: TargetKind, name: string): Row {
   return {
     server,
-    tool,
+    target,
+    name,
     count: 0,
     ok: 0,
     tool_error: 0,
@@ -294,10 +330,11 @@ function buildGraph(rows: Iterable<Row>, sampled: Iterable<SampledRow>, server: 
   for (const row of rows) {
     if (server !== undefined && row.server !== server) continue;
     const from = identifiedNode(row.server, { kind: 'server' });
-    const to = identifiedNode(row.server, { kind: 'tool', name: row.tool });
+    const to = identifiedNode(row.server, targetIdentity(row));
     nodes.set(from.id, from);
     nodes.set(to.id, to);
-    edges.push({ from: from.id, to: to.id, kind: 'invoke', provenance: 'observed', weight: weightOf(row) });
+    const kind = row.target === 'tool' ? 'invoke' : 'read';
+    edges.push({ from: from.id, to: to.id, kind, provenance: 'observed', weight: weightOf(row) });
   }
   for (const row of sampled) {
     if (server !== undefined && row.server !== server) continue;
@@ -311,6 +348,19 @@ function buildGraph(rows: Iterable<Row>, sampled: Iterable<SampledRow>, server: 
     edges.push({ from: from.id, to: to.id, kind: 'invoke', provenance: 'observed', weight });
   }
   return createGraph({ nodes: [...nodes.values()], edges });
+}
+
+function targetIdentity(row: Row): NodeIdentity {
+  switch (row.target) {
+    case 'tool':
+      return { kind: 'tool', name: row.name };
+    case 'resource':
+      return { kind: 'resource', uri: row.name };
+    case 'resource_template':
+      return { kind: 'resource_template', uriTemplate: row.name };
+    default:
+      return { kind: 'prompt', name: row.name };
+  }
 }
 
 function readMaxEdges(options: CollectorOptions | undefined): number {

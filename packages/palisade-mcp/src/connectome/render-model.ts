@@ -12,7 +12,8 @@ import { PalisadeError } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
 import { writeValue } from './canonical-json.js';
 import { admitGraph, createGraph, type Graph, type GraphEdge } from './graph.js';
-import { admitLabelObject, admitLabelValue, type LabelValue } from './label-value.js';
+import { admitLabelObject, admitLabelValue, admitWeight, type LabelValue } from './label-value.js';
+import { isCurrentSchema } from './schema-version.js';
 import { nfc } from './text-order.js';
 import {
   EDGE_KINDS,
@@ -196,7 +197,7 @@ function applySidecar(value: unknown, graph: Graph, observed: Graph | undefined)
   if (!isPlainObject(value))
     throw sidecarError('a sidecar must be an object with schema_version and weights');
   refuseUnknownKeys(value, ['schema_version', 'weights'], 'sidecar');
-  if (value['schema_version'] !== SCHEMA_VERSION) {
+  if (!isCurrentSchema(value['schema_version'], 'sidecar')) {
     throw sidecarError(`sidecar.schema_version must be ${SCHEMA_VERSION}`);
   }
   const items = value['weights'];
@@ -214,7 +215,7 @@ function applySidecar(value: unknown, graph: Graph, observed: Graph | undefined)
       throw sidecarError(`${where}.provenance must be declared or observed`);
     const key = JSON.stringify([nfc(from), nfc(to), kind, provenance]);
     if (weights.has(key)) throw sidecarError(`${where} weighs an edge an earlier item already weighs`);
-    weights.set(key, admitLabelValue(item['weight'], `${where}.weight`));
+    weights.set(key, admitWeight(item['weight'], `${where}.weight`));
   });
   const used = new Set<string>();
   const weigh = (g: Graph): Graph =>
@@ -258,7 +259,7 @@ interface DiffRecord {
 function admitDiffRecord(value: unknown): DiffRecord {
   if (!isPlainObject(value)) throw invalid('a diff record must be a plain object');
   refuseUnknownKeys(value, ['algorithm', 'classes', 'coverage', 'schema_version', 'window'], 'diff');
-  if (value['schema_version'] !== SCHEMA_VERSION)
+  if (!isCurrentSchema(value['schema_version'], 'diff'))
     throw invalid(`diff.schema_version must be ${SCHEMA_VERSION}`);
   if (value['algorithm'] !== undefined && !isMember(HASH_ALGORITHMS, value['algorithm'])) {
     throw invalid(`diff.algorithm must be one of ${HASH_ALGORITHMS.join(', ')}`);

@@ -3,8 +3,10 @@
  * in its catalog (`resources` of `createServer`). They are ordinary resources under a private
  * `connectome://` scheme; no capability is invented or advertised for them. Each read answers
  * canonical bytes (`application/json`) computed at read time, and a read changes nothing: it
- * builds a graph from the collector's rows without writing them, and publishes nothing on the
- * dispatch channel (a resource read is not a dispatch).
+ * builds a graph from the collector's rows without writing them. The read is a dispatch like any
+ * resource read and is published on the dispatch channel, but the collector does not record reads
+ * of these three URIs (`observed.ts`), so a read cannot change what the next read answers; in a
+ * diff they stay declared and never observed.
  *
  * The declared graph is a thunk because the catalog it reads includes these resources: the host
  * builds the server with them, then the thunk reads that server.
@@ -17,11 +19,15 @@ import { diffGraphs, encodeDiff } from './diff.js';
 import type { Graph } from './graph.js';
 import type { LabelObject } from './label-value.js';
 import { observedGraph, requireCollector } from './observed.js';
-import type { HashAlgorithm } from './vocabulary.js';
 
-export const CONNECTOME_DECLARED_URI = 'connectome://declared';
-export const CONNECTOME_OBSERVED_URI = 'connectome://observed';
-export const CONNECTOME_DIFF_URI = 'connectome://diff';
+import {
+  CONNECTOME_DECLARED_URI,
+  CONNECTOME_DIFF_URI,
+  CONNECTOME_OBSERVED_URI,
+  type HashAlgorithm,
+} from './vocabulary.js';
+
+export { CONNECTOME_DECLARED_URI, CONNECTOME_DIFF_URI, CONNECTOME_OBSERVED_URI };
 
 export interface ConnectomeResourceOptions {
   /** The declared graph, e.g. `() => declaredFromCatalog(server)`; called on each read. */

@@ -4,9 +4,9 @@
  * `schema_version`, no `algorithm`; items in canonical edge order, each `from`, `kind`,
  * `provenance`, `to`, `weight`. Only edges that carry a weight appear.
  *
- * Weights follow the label grammar, so they are integers: the original writes float weights in
- * Erlang's shortest round-trip text, which JavaScript does not print; a float is refused here
- * rather than written in a form the original would not.
+ * Weights follow the label grammar, plus finite floats (a latency mean, a rate): a weight never
+ * enters hashed bytes. A float is written in the original's text, Erlang's shortest round-trip
+ * float text (`erlang-float.ts`), so float sidecars match the original's byte for byte.
  */
 import { writeValue } from './canonical-json.js';
 import { admitGraph, type Graph } from './graph.js';

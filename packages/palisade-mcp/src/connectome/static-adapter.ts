@@ -31,6 +31,7 @@ import {
   type DeclaredConnectome,
   declaredFromCatalog,
   mergeStaticGraph,
+  type StaticCodeGraph,
 } from './declared.js';
 import type { EdgeInput, NodeInput } from './graph.js';
 import type { LabelObject } from './label-value.js';
@@ -102,11 +103,28 @@ export function staticToDeclared(
     );
   }
   // Checked by `declaredFromCatalog`, which refuses a name that is not a tool.
-  const modules = (options as StaticToDeclaredOptions).modules;
-  const catalog = declaredFromCatalog(server, modules === undefined ? undefined : { modules });
-  const name = server.info.name;
-  const checked = admitRead(read);
+  const modules = (options as StaticToDeclaredOptions).modules ?? {};
+  const catalog = declaredFromCatalog(server, options['modules'] === undefined ? undefined : { modules });
+  const tools = server.catalog.toolList.map((tool): [string, string | undefined] => {
+    const toolName = tool.definition.name;
+    return [toolName, Object.hasOwn(modules, toolName) ? modules[toolName] : undefined];
+  });
+  return mergeStaticGraph(catalog, staticCodeGraph(server.info.name, read, boundarySource, tools));
+}
 
+/**
+ * The static read as connectome nodes and `invoke` edges under the server `name`, with its
+ * completeness bound: the read's own `incomplete` list by reason, then which of `tools` (each a
+ * tool's name and the module the host maps it to, if any) the code graph cannot continue. The
+ * shared step of `staticToDeclared` and the CLI's `declared --static`; refusals as above.
+ */
+export function staticCodeGraph(
+  name: string,
+  read: unknown,
+  boundarySource: string,
+  tools: readonly (readonly [string, string | undefined])[],
+): StaticCodeGraph {
+  const checked = admitRead(read);
   const nodes = new Map<string, NodeInput>();
   const idOf = new Map<string, string>();
   for (const [index, node] of checked.nodes.entries()) {
@@ -128,11 +146,10 @@ export function staticToDeclared(
     // An import and a call between one pair are one invoke edge.
     edges.set(JSON.stringify([from, to]), { from, to, kind: 'invoke', provenance: 'declared' });
   }
-
-  return mergeStaticGraph(catalog, {
+  return {
     graph: { nodes: [...nodes.values()], edges: [...edges.values()] },
-    bound: boundOf(server, checked, modules ?? {}),
-  });
+    bound: boundOf(checked, tools),
+  };
 }
 
 function identityOf(node: StaticNodeShape, boundarySource: string, where: string): NodeIdentity {
@@ -163,9 +180,8 @@ function prefixed(id: string, prefix: string, where: string): string {
 }
 
 function boundOf(
-  server: Server,
   read: StaticReadShape,
-  modules: Readonly<Record<string, string>>,
+  tools: readonly (readonly [string, string | undefined])[],
 ): CompletenessBound {
   // A Map, not an object literal: a reason is data and may be spelled `__proto__`.
   const bound = new Map<string, LabelObject[] | string[]>();
@@ -177,11 +193,9 @@ function boundOf(
   const inScope = new Set(read.modules);
   const unmapped: string[] = [];
   const outside: LabelObject[] = [];
-  for (const tool of server.catalog.toolList) {
-    const toolName = tool.definition.name;
-    const module = Object.hasOwn(modules, toolName) ? modules[toolName] : undefined;
-    if (module === undefined) unmapped.push(toolName);
-    else if (!inScope.has(module)) outside.push({ tool: toolName, module });
+  for (const [tool, module] of tools) {
+    if (module === undefined) unmapped.push(tool);
+    else if (!inScope.has(module)) outside.push({ tool, module });
   }
   if (unmapped.length > 0) bound.set('tool-without-module', unmapped);
   if (outside.length > 0) bound.set('tool-module-outside-scope', outside);

@@ -47,3 +47,11 @@ export const SCHEMA_VERSION = 3;
 export function isMember<T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === 'string' && (list as readonly string[]).includes(value);
 }
+
+/**
+ * The URIs of the connectome's own resources (`resources.ts`). The collector does not record reads
+ * of them: reading the connectome must leave what it answers unchanged.
+ */
+export const CONNECTOME_DECLARED_URI = 'connectome://declared';
+export const CONNECTOME_OBSERVED_URI = 'connectome://observed';
+export const CONNECTOME_DIFF_URI = 'connectome://diff';

@@ -11,7 +11,7 @@ import { type ExchangeIO, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
 import { classify, errorResponse, isValidId, type JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { type ConnectionState, initialState } from '../protocol/state.js';
-import { LEGACY_REVISION, META_PROTOCOL_VERSION } from '../revisions.js';
+import { LEGACY_REVISION, META_PROTOCOL_VERSION, MODERN_REVISION } from '../revisions.js';
 import type { Server } from '../server.js';
 import { encodeMessage } from '../wire/encode.js';
 import type { HeaderCheck } from './header-check.js';
@@ -23,7 +23,7 @@ import {
 } from './header-match.js';
 import { type HeaderIndex, valuesOf } from './header-values.js';
 import type { HttpLogEvent } from './http-options.js';
-import { type HttpRefusal, lateRefusal, publishRefusal, WRITE_REFUSALS } from './refusals.js';
+import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS, WRITE_REFUSALS } from './refusals.js';
 import { writeEmpty, writeJson } from './respond.js';
 import { boundedWriter, type Overrun } from './sse-writer.js';
 import { statusOf } from './status.js';
@@ -80,10 +80,12 @@ function settle(input: AnswerInput): Settled {
     if (!check.ok) return { kind: 'mismatch', check };
     return { kind: 'run', state: initialState('http'), modern: false };
   }
-  if (
-    valuesOf(headers, PROTOCOL_VERSION_LOWER).length > 0 &&
-    server.supportedVersions.includes(LEGACY_REVISION)
-  ) {
+  const versionHeader = valuesOf(headers, PROTOCOL_VERSION_LOWER);
+  // A 2026-07-28 header on a body without that revision's `_meta`: the body is what is wrong, and
+  // the core names it (-32602, `_meta` missing), as the 2026-07-28 envelope rules ask.
+  if (versionHeader.length === 1 && versionHeader[0]?.trim() === MODERN_REVISION)
+    return { kind: 'run', state: initialState('http'), modern: false };
+  if (versionHeader.length > 0 && server.supportedVersions.includes(LEGACY_REVISION)) {
     const version = checkLegacyVersionHeader(headers, LEGACY_REVISION);
     if (!version.ok) return { kind: 'mismatch', check: version };
     const carried = checkCarriedHeaders(headerInput);
@@ -129,7 +131,17 @@ class HttpExchangeIO implements ExchangeIO {
   }
 }
 
+const OVERRUN_REFUSALS: Readonly<Record<Overrun, HttpRefusal>> = {
+  queue: WRITE_REFUSALS.sseQueueFull,
+  events: WRITE_REFUSALS.sseEventsQueued,
+  stall: WRITE_REFUSALS.sseDrainTimeout,
+};
+
 export function answer(input: AnswerInput, res: ServerResponse): void {
+  const report = (refusal: HttpRefusal): void => {
+    publishRefusal(refusal);
+    input.onLog({ kind: 'refusal', rule: refusal.rule, status: refusal.status });
+  };
   const settled = settle(input);
   if (settled.kind === 'mismatch') {
     const id = isValidId(input.message['id']) ? input.message['id'] : undefined;
@@ -137,17 +149,20 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
     writeJson(res, 400, JSON.stringify(errorResponse(id, -32020, settled.check.message)));
     return;
   }
+  if (settled.modern && !input.mayStream && input.message['method'] === 'subscriptions/listen') {
+    const id = isValidId(input.message['id']) ? input.message['id'] : undefined;
+    const refusal = REFUSALS.listenNeedsStream;
+    report(refusal);
+    writeJson(res, refusal.status, JSON.stringify(errorResponse(id, refusal.code, refusal.message)));
+    return;
+  }
   const cancel = new LazyAbort();
   let gone = false;
   let status = 200;
-  const report = (refusal: HttpRefusal): void => {
-    publishRefusal(refusal);
-    input.onLog({ kind: 'refusal', rule: refusal.rule, status: refusal.status });
-  };
   const writer = boundedWriter(res, (why: Overrun) => {
     gone = true;
     if (!writer.started) report({ ...WRITE_REFUSALS.jsonDrainTimeout, status });
-    else report(why === 'queue' ? WRITE_REFUSALS.sseQueueFull : WRITE_REFUSALS.sseDrainTimeout);
+    else report(OVERRUN_REFUSALS[why]);
     // The server gives up, on both revisions: the response can no longer be delivered, so the
     // work is wasted. (A 2025-11-25 client's own disconnect is still no cancel, below.)
     cancel.abort();

@@ -8,8 +8,8 @@
  * - A repeated `MCP-Protocol-Version`, `Mcp-Method` or `Mcp-Name` line is refused on every
  *   message, even when the repeats agree: readers that join or pick the first or the last would
  *   disagree, and no conforming client repeats one. A declared `Mcp-Param-*` likewise.
- * - `Mcp-Name` is compared on `tools/call`, `prompts/get` (`params.name`) and `resources/read`
- *   (`params.uri`) only; `Mcp-Param-*` headers the tool does not declare are not read at all.
+ * - `Mcp-Name` is compared on `tools/call`, `prompts/get` (`params.name`), `resources/read`
+ *   (`params.uri`) and the tasks extension's `tasks/get|update|cancel` (`params.taskId`) only; `Mcp-Param-*` headers the tool does not declare are not read at all.
  * - A request lacking a required header is refused; a notification never is, but a header it
  *   does carry is held to the body like a request's.
  * - When the body has no string `_meta` protocol version, `MCP-Protocol-Version` is not compared:
@@ -41,6 +41,10 @@ const NAME_SOURCE: ReadonlyMap<string, string> = new Map([
   ['tools/call', 'name'],
   ['prompts/get', 'name'],
   ['resources/read', 'uri'],
+  // Tasks extension (SEP-2663 "Routing Headers"): these carry `Mcp-Name: <params.taskId>`.
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
 ]);
 
 export interface ModernHeaderInput {

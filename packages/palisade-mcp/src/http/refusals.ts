@@ -66,6 +66,13 @@ export const REFUSALS = Object.freeze({
   ),
   misuse: early('body-already-read', 500, -32603, 'Internal error'),
   transportFault: early('transport-fault', 500, -32603, 'Internal error'),
+  // A listen stream is nothing but events: a client that cannot take SSE could never read one.
+  listenNeedsStream: lateRefusal(
+    'listen-needs-event-stream',
+    406,
+    -32600,
+    'Invalid request: subscriptions/listen needs Accept to admit text/event-stream',
+  ),
   authorizeBody: Object.freeze({
     rule: 'authorize-body',
     status: 403,
@@ -101,6 +108,12 @@ export const WRITE_REFUSALS = Object.freeze({
     200,
     0,
     'The client did not read the stream within the deadline',
+  ),
+  sseEventsQueued: lateRefusal(
+    'sse-events-queued',
+    200,
+    0,
+    'The client did not read the stream: too many events queued',
   ),
   jsonDrainTimeout: lateRefusal(
     'json-drain-timeout',

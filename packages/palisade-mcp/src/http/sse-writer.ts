@@ -13,10 +13,15 @@
  */
 import type { ServerResponse } from 'node:http';
 import { type Http2ServerResponse, constants as http2Constants } from 'node:http2';
-import { MAX_SSE_QUEUED_BYTES, SSE_DRAIN_TIMEOUT_MS } from '../limits.js';
+import {
+  MAX_SSE_QUEUED_BYTES,
+  MAX_SSE_QUEUED_EVENTS,
+  SSE_DRAIN_TIMEOUT_MS,
+  SSE_KEEPALIVE_INTERVAL_MS,
+} from '../limits.js';
 import { isHttp2, SSE_HEADERS, sseEvent } from './respond.js';
 
-export type Overrun = 'queue' | 'stall';
+export type Overrun = 'queue' | 'events' | 'stall';
 
 export interface BoundedWriter {
   /** One SSE event for a notification; the first sends the SSE head. Dropped once cut. */
@@ -44,6 +49,9 @@ class Writer implements BoundedWriter {
   #queuedAtArm = 0;
   #awaiting: 'drain' | 'finish' | undefined;
   #listening = false;
+  /** Events written while earlier bytes still waited unsent; back to 0 whenever nothing waits. */
+  #queuedEvents = 0;
+  #keepAlive: NodeJS.Timeout | undefined;
 
   constructor(res: ServerResponse, giveUp: (why: Overrun) => void) {
     this.#res = res;
@@ -59,6 +67,7 @@ class Writer implements BoundedWriter {
     if (this.cut) return;
     this.cut = true;
     this.#disarm();
+    this.#quiet();
     this.#giveUp(why);
     const res = this.#res;
     if (isHttp2(res)) (res as unknown as Http2ServerResponse).stream.close(http2Constants.NGHTTP2_CANCEL);
@@ -101,16 +110,43 @@ class Writer implements BoundedWriter {
     res.once('close', disarm);
   }
 
+  /** Stops the keep-alive comments: the stream ended or was cut. */
+  #quiet(): void {
+    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+  }
+
+  #start(): void {
+    this.started = true;
+    const res = this.#res;
+    res.writeHead(200, SSE_HEADERS);
+    this.#keepAlive = setInterval(() => this.#comment(), SSE_KEEPALIVE_INTERVAL_MS);
+    this.#keepAlive.unref();
+    res.once('close', () => this.#quiet());
+  }
+
+  /** A comment line: ignored by every SSE parser, it keeps proxies from closing a quiet stream. */
+  #comment(): void {
+    const res = this.#res;
+    if (this.cut || res.destroyed || res.writableEnded) {
+      this.#quiet();
+      return;
+    }
+    if (!res.write(': keep-alive\n\n')) this.#armUntil('drain');
+  }
+
   event(text: string): void {
     const res = this.#res;
     if (this.cut || res.destroyed) return;
-    if (!this.started) {
-      this.started = true;
-      res.writeHead(200, SSE_HEADERS);
-    }
+    if (!this.started) this.#start();
     const frame = sseEvent(text);
     if (res.writableLength + Buffer.byteLength(frame, 'utf8') > MAX_SSE_QUEUED_BYTES) {
       this.#stop('queue');
+      return;
+    }
+    if (res.writableLength === 0) this.#queuedEvents = 0;
+    else if (++this.#queuedEvents > MAX_SSE_QUEUED_EVENTS) {
+      this.#stop('events');
       return;
     }
     if (!res.write(frame)) this.#armUntil('drain');
@@ -118,6 +154,7 @@ class Writer implements BoundedWriter {
 
   end(text?: string): void {
     const res = this.#res;
+    this.#quiet();
     if (this.cut || res.destroyed) return;
     if (text === undefined) res.end();
     else res.end(sseEvent(text));

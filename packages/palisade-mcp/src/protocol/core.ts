@@ -19,6 +19,7 @@ import {
 } from '../revisions.js';
 import { INVALID_REQUEST, internalError, invalidParams, methodNotFound } from './errors.js';
 import { isLogLevel, openContext } from './handler-context.js';
+import { answerInputRequired, type Prepared, prepareRetry, type Retry } from './input-round.js';
 import {
   classify,
   errorResponse,
@@ -31,9 +32,12 @@ import {
 import type { Call, MethodHandler, Outcome } from './methods/call.js';
 import { complete } from './methods/completion.js';
 import { discover, initialize, ping, unsupportedVersion } from './methods/handshake.js';
+import { answerSessionMethod, SESSION_METHODS } from './methods/legacy-session.js';
+import { readFilter, runListen } from './methods/listen.js';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './methods/lists.js';
 import { getPrompt } from './methods/prompts-get.js';
 import { readResource } from './methods/resources-read.js';
+import { cancelTask, getTask, updateTask } from './methods/tasks.js';
 import { callTool } from './methods/tools-call.js';
 import { ownCopy } from './own-copy.js';
 import type { Server } from './server-shape.js';
@@ -67,29 +71,34 @@ export interface Exchange {
   readonly cancels?: RequestId;
 }
 
-type Capability = 'tools' | 'resources' | 'prompts' | 'completions' | 'none';
+type Capability = 'tools' | 'resources' | 'prompts' | 'completions' | 'tasks' | 'none';
 
 interface MethodEntry {
   readonly handler: MethodHandler;
   readonly capability: Capability;
   /** Cache hints belong to these results on 2026-07-28. */
   readonly cacheable: boolean;
+  /** May answer `input_required` on 2026-07-28 (spec §9: tools/call, prompts/get, resources/read only). */
+  readonly mrtr?: true;
 }
 
 const SHARED_METHODS: ReadonlyMap<string, MethodEntry> = new Map([
   ['tools/list', { handler: listTools, capability: 'tools', cacheable: true }],
-  ['tools/call', { handler: callTool, capability: 'tools', cacheable: false }],
+  ['tools/call', { handler: callTool, capability: 'tools', cacheable: false, mrtr: true }],
   ['resources/list', { handler: listResources, capability: 'resources', cacheable: true }],
   ['resources/templates/list', { handler: listResourceTemplates, capability: 'resources', cacheable: true }],
-  ['resources/read', { handler: readResource, capability: 'resources', cacheable: true }],
+  ['resources/read', { handler: readResource, capability: 'resources', cacheable: true, mrtr: true }],
   ['prompts/list', { handler: listPrompts, capability: 'prompts', cacheable: true }],
-  ['prompts/get', { handler: getPrompt, capability: 'prompts', cacheable: false }],
+  ['prompts/get', { handler: getPrompt, capability: 'prompts', cacheable: false, mrtr: true }],
   ['completion/complete', { handler: complete, capability: 'completions', cacheable: false }],
 ]);
 
 const MODERN_METHODS: ReadonlyMap<string, MethodEntry> = new Map([
   ...SHARED_METHODS,
   ['server/discover', { handler: discover, capability: 'none', cacheable: true }],
+  ['tasks/get', { handler: getTask, capability: 'tasks', cacheable: false }],
+  ['tasks/update', { handler: updateTask, capability: 'tasks', cacheable: false }],
+  ['tasks/cancel', { handler: cancelTask, capability: 'tasks', cacheable: false }],
 ]);
 
 const LEGACY_METHODS: ReadonlyMap<string, MethodEntry> = new Map([
@@ -108,6 +117,8 @@ function offers(server: Server, capability: Capability): boolean {
       return catalog.prompts !== undefined;
     case 'completions':
       return catalog.completions;
+    case 'tasks':
+      return server.tasks !== undefined;
     case 'none':
       return true;
   }
@@ -166,6 +177,9 @@ function handleRequest(
   const params: JsonObject = request.params ?? {};
   const id = request.id;
 
+  // `initialize` does not exist in 2026-07-28: a request that carries that revision's `_meta` is
+  // answered as any unknown method there (404 over HTTP), not by the 2025-11-25 handshake.
+  if (request.method === 'initialize' && carriesModernMeta(params)) return settled(state, methodNotFound(id));
   if (request.method === 'initialize') {
     if (state.legacy !== undefined && state.transport === 'stdio') {
       return settled(
@@ -177,7 +191,7 @@ function handleRequest(
         ),
       );
     }
-    const answer = initialize(server, id, params);
+    const answer = initialize(server, id, params, state.transport);
     if (!answer.ok) return settled(state, answer.error);
     const next: ConnectionState = Object.freeze({
       ...state,
@@ -194,6 +208,10 @@ function handleRequest(
     const meta = params['_meta'];
     if (meta !== undefined && !isPlainObject(meta))
       return settled(state, invalidParams(id, 'params._meta must be an object'));
+    if (SESSION_METHODS.has(request.method)) {
+      const answered = answerSessionMethod(server, state, state.legacy, request.method, id, params);
+      return { state: answered.state, response: Promise.resolve(answered.response), stage: 'method' };
+    }
     const entry = LEGACY_METHODS.get(request.method);
     if (entry === undefined || !offers(server, entry.capability)) return settled(state, methodNotFound(id));
     const call: CallBasis = {
@@ -201,7 +219,8 @@ function handleRequest(
       meta: meta ?? {},
       clientCapabilities: state.legacy.clientCapabilities,
     };
-    return { state, response: run(server, request, params, entry, call, undefined, io), stage: 'method' };
+    const logLevel = state.legacy.logLevel ?? server.defaultLogLevel;
+    return { state, response: run(server, request, params, entry, call, logLevel, io), stage: 'method' };
   }
 
   const meta = params['_meta'];
@@ -248,10 +267,43 @@ function handleRequest(
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
     return settled(state, invalidParams(id, `params._meta.${META_LOG_LEVEL} is not a log level`));
   }
+  if (request.method === 'subscriptions/listen') return listen(server, state, id, params, io);
   const entry = MODERN_METHODS.get(request.method);
   if (entry === undefined || !offers(server, entry.capability)) return settled(state, methodNotFound(id));
   const call: CallBasis = { revision: MODERN_REVISION, meta, clientCapabilities };
   return { state, response: run(server, request, params, entry, call, logLevel, io), stage: 'method' };
+}
+
+/**
+ * `subscriptions/listen`: answered by every 2026-07-28 server (its filter may honour nothing),
+ * held open until the client leaves or the server's lifetime for it passes.
+ */
+function listen(
+  server: Server,
+  state: ConnectionState,
+  id: RequestId,
+  params: JsonObject,
+  io: ExchangeIO,
+): Exchange {
+  const filter = readFilter(server, id, params);
+  if (!filter.ok) return { state, response: Promise.resolve(filter.error), stage: 'method' };
+  const running = runListen(server, id, filter.honoured, io);
+  if ('refused' in running) return { state, response: Promise.resolve(running.refused), stage: 'method' };
+  const response = running.ended.then((ended): JsonRpcResponse | undefined =>
+    ended === undefined
+      ? undefined
+      : {
+          jsonrpc: '2.0',
+          id,
+          result: envelope(server, MODERN_REVISION, { kind: 'result', result: ended }, false),
+        },
+  );
+  return { state, response, stage: 'method' };
+}
+
+function carriesModernMeta(params: JsonObject): boolean {
+  const meta = params['_meta'];
+  return isPlainObject(meta) && Object.hasOwn(meta, META_PROTOCOL_VERSION);
 }
 
 interface CallBasis {
@@ -269,6 +321,19 @@ async function run(
   logLevel: unknown,
   io: ExchangeIO,
 ): Promise<JsonRpcResponse> {
+  // MRTR: a retry's inputResponses and requestState are checked before any handler runs.
+  let retry: Retry | undefined;
+  if (entry.mrtr === true && basis.revision === MODERN_REVISION) {
+    let prepared: Prepared;
+    try {
+      const pending = prepareRetry(server, request.id, request.method, params, io.auth);
+      prepared = pending instanceof Promise ? await pending : pending;
+    } catch (error) {
+      return hostFault(request, io, error);
+    }
+    if (!prepared.ok) return prepared.error;
+    retry = prepared.retry;
+  }
   const context = openContext({
     revision: basis.revision,
     meta: basis.meta,
@@ -277,25 +342,44 @@ async function run(
     auth: io.auth,
     logLevel: isLogLevel(logLevel) ? logLevel : undefined,
     emit: (notification) => io.emit(notification),
+    inputResponses: retry?.inputResponses,
+    requestState: retry?.hasState === true ? retry.state : undefined,
   });
-  const call: Call = { server, id: request.id, params, revision: basis.revision, ctx: context.ctx };
+  const call: Call = {
+    server,
+    id: request.id,
+    params,
+    revision: basis.revision,
+    ctx: context.ctx,
+    reportFault: (description, cause) => io.reportFault(description, cause),
+  };
   let outcome: Outcome;
   try {
     outcome = await entry.handler(call);
+    if (outcome.kind === 'input-required') {
+      if (retry === undefined) throw new HostFault(`${request.method} cannot answer input_required`);
+      return await answerInputRequired(server, request.id, outcome.value, retry, basis.clientCapabilities);
+    }
   } catch (error) {
-    const description =
-      error instanceof HostFault ? error.description : `${request.method} failed in host code`;
-    io.reportFault(description, error instanceof HostFault ? error.cause : error);
-    return internalError(request.id);
+    return hostFault(request, io, error);
   } finally {
     context.close();
   }
   if (outcome.kind === 'error') return outcome.error;
+  if (outcome.kind === 'task') return { jsonrpc: '2.0', id: request.id, result: outcome.result };
   return {
     jsonrpc: '2.0',
     id: request.id,
     result: envelope(server, basis.revision, outcome, entry.cacheable),
   };
+}
+
+/** A contract the host broke: its description to the host's log, -32603 to the client. */
+function hostFault(request: JsonRpcRequest, io: ExchangeIO, error: unknown): JsonRpcResponse {
+  const description =
+    error instanceof HostFault ? error.description : `${request.method} failed in host code`;
+  io.reportFault(description, error instanceof HostFault ? error.cause : error);
+  return internalError(request.id);
 }
 
 /** 2026-07-28 results carry `resultType`, the server's identity in `_meta`, and cache hints where the schema requires them. */

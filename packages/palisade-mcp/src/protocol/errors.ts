@@ -28,3 +28,13 @@ export function methodNotFound(id: RequestId): JsonRpcError {
 export function internalError(id: RequestId | undefined): JsonRpcError {
   return errorResponse(id, INTERNAL_ERROR, 'Internal error');
 }
+
+/** -32021: the request needs a client capability it did not declare; `data.requiredCapabilities` names what is lacked. */
+export function missingClientCapability(
+  id: RequestId,
+  requiredCapabilities: Record<string, unknown>,
+): JsonRpcError {
+  return errorResponse(id, MISSING_CLIENT_CAPABILITY, 'Missing required client capability', {
+    requiredCapabilities,
+  });
+}

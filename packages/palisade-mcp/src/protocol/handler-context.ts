@@ -1,11 +1,14 @@
 /**
  * Builds the `ctx` a host handler receives, and holds the two rules on what it may send before
- * the response: progress only when the request carried a `progressToken`, strictly increasing;
+ * the response: progress only when the request carried a `progressToken`, strictly increasing and
+ * rate-limited (a burst of PROGRESS_BURST, then one per PROGRESS_MIN_INTERVAL_MS);
  * log messages only at or above the level the request asked for. Once the response is settled,
  * both are silent, so nothing of a request is ever sent after its response.
  */
-import type { HandlerContext, JsonObject, LogLevel } from '../catalog/types.js';
-import type { Revision } from '../revisions.js';
+import type { HandlerContext, InputRequired, JsonObject, LogLevel } from '../catalog/types.js';
+import { PROGRESS_BURST, PROGRESS_MIN_INTERVAL_MS } from '../limits.js';
+import { LEGACY_REVISION, type Revision } from '../revisions.js';
+import { inputRequiredUnavailable, makeInputRequired } from './input-required.js';
 import type { JsonRpcNotification } from './jsonrpc.js';
 
 export const LOG_LEVELS: readonly LogLevel[] = [
@@ -36,6 +39,9 @@ export interface ContextInput {
   /** The lowest level this request asked to hear; undefined sends no log messages at all. */
   readonly logLevel: LogLevel | undefined;
   readonly emit: (notification: JsonRpcNotification) => void;
+  /** A verified retry's `inputResponses` and host state (2026-07-28 MRTR methods); undefined otherwise. */
+  readonly inputResponses?: HandlerContext['inputResponses'];
+  readonly requestState?: unknown;
 }
 
 export interface OpenContext {
@@ -83,6 +89,8 @@ const SIGNAL_MEMBER: PropertyDescriptorMap = {
 export function openContext(input: ContextInput): OpenContext {
   let open = true;
   let lastProgress = Number.NEGATIVE_INFINITY;
+  let progressTokens = PROGRESS_BURST;
+  let refilledAt = 0;
   const token = progressToken(input.meta);
   const threshold = input.logLevel === undefined ? undefined : LOG_LEVELS.indexOf(input.logLevel);
   const ctx = new LazySignal(input.signalSource) as LazySignal & Writable<HandlerContext>;
@@ -90,9 +98,23 @@ export function openContext(input: ContextInput): OpenContext {
   ctx.meta = input.meta;
   ctx.clientCapabilities = input.clientCapabilities;
   ctx.auth = input.auth;
+  ctx.inputResponses = input.inputResponses;
+  ctx.requestState = input.requestState;
+  ctx.inputRequired =
+    input.revision === LEGACY_REVISION
+      ? (): InputRequired => {
+          throw inputRequiredUnavailable();
+        }
+      : makeInputRequired;
   ctx.progress = (progress: number, total?: number, message?: string): void => {
     if (!open || token === undefined || input.signalSource.signal.aborted) return;
     if (typeof progress !== 'number' || !Number.isFinite(progress) || progress <= lastProgress) return;
+    // A token bucket: a burst of PROGRESS_BURST, then one per PROGRESS_MIN_INTERVAL_MS.
+    const now = performance.now();
+    progressTokens = Math.min(PROGRESS_BURST, progressTokens + (now - refilledAt) / PROGRESS_MIN_INTERVAL_MS);
+    refilledAt = now;
+    if (progressTokens < 1) return;
+    progressTokens -= 1;
     lastProgress = progress;
     const params: JsonObject = { progressToken: token, progress };
     if (typeof total === 'number' && Number.isFinite(total)) params['total'] = total;

@@ -4,8 +4,11 @@
  * constructor that itself imports the core.
  */
 import type { Catalog } from '../catalog/catalog.js';
-import type { CacheHint } from '../catalog/types.js';
+import type { CacheHint, LogLevel } from '../catalog/types.js';
 import type { Revision } from '../revisions.js';
+import type { ChangeHub } from './change-hub.js';
+import type { RequestStateConfig } from './request-state.js';
+import type { TasksConfig } from './tasks/config.js';
 
 export interface ServerInfo {
   readonly name: string;
@@ -25,4 +28,20 @@ export interface Server {
   readonly cache: Readonly<Record<(typeof CACHE_KEYS)[number], CacheHint>>;
   /** @internal */
   readonly catalog: Catalog;
+  /** @internal How `requestState` is sealed and bound (MRTR); undefined: none is issued or read. */
+  readonly requestState: RequestStateConfig | undefined;
+  /** @internal The host's task store and the handlers running as tasks here (tasks extension); undefined: not offered. */
+  readonly tasks: TasksConfig | undefined;
+  /** @internal Where announced changes reach open subscriptions. */
+  readonly changes: ChangeHub;
+  /** @internal The level a 2025-11-25 request logs at until (or, over stateless HTTP, instead of) `logging/setLevel`; undefined: off. */
+  readonly defaultLogLevel: LogLevel | undefined;
+  /**
+   * Tells every open subscription that a list changed (declare it first: `notifications.toolsListChanged`
+   * and so on). Listen streams that asked for that kind, and initialized 2025-11-25 stdio clients, get
+   * `notifications/<kind>/list_changed`; nobody else hears of it.
+   */
+  notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): void;
+  /** Tells subscribers of `uri` that it changed (declare `notifications.resourceSubscriptions` first). */
+  notifyResourceUpdated(uri: string): void;
 }

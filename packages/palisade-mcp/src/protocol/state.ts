@@ -1,13 +1,18 @@
 /**
  * What a transport remembers between messages, as an immutable value the core returns anew.
  * HTTP remembers nothing (each POST carries its own state); stdio remembers only whether an
- * `initialize` fixed the process to 2025-11-25, and what that client declared.
+ * `initialize` fixed the process to 2025-11-25, what that client declared, the log level it set
+ * and the resources it subscribed to.
  */
-import type { JsonObject } from '../catalog/types.js';
+import type { JsonObject, LogLevel } from '../catalog/types.js';
 
 export interface LegacySession {
   readonly clientCapabilities: Readonly<JsonObject>;
   readonly initialized: boolean;
+  /** Set by `logging/setLevel` (stdio); undefined until then, when the server's `defaultLogLevel` applies. */
+  readonly logLevel?: LogLevel;
+  /** URIs `resources/subscribe` asked to watch on this stdio connection, at most MAX_RESOURCE_SUBSCRIPTIONS. */
+  readonly subscriptions?: ReadonlySet<string>;
 }
 
 export interface ConnectionState {

@@ -1,9 +1,12 @@
 /**
- * The one tracing channel around the one place a tool is dispatched. Subscribers see which tool,
- * under which revision, the outcome and the duration: never arguments, results, errors or
- * headers. Node's `tracePromise` copies the traced function's result and error onto the context
- * it publishes, so the handler is not traced directly: a wrapper of ours is, which settles with
- * nothing and keeps the host's value and error to itself.
+ * The one tracing channel around the places the host's code is dispatched: a tool's handler
+ * (`tools/call`), a resource's or a template's reader (`resources/read`) and a prompt's getter
+ * (`prompts/get`). Subscribers see which of them, under which revision, the outcome and the
+ * duration: never arguments, results, errors, headers, or a read's concrete URI (a template's
+ * URI carries the caller's variables, so a templated read names its template). Node's
+ * `tracePromise` copies the traced function's result and error onto the context it publishes, so
+ * the host's function is not traced directly: a wrapper of ours is, which settles with nothing
+ * and keeps the host's value and error to itself.
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
@@ -12,13 +15,26 @@ export const DISPATCH_CHANNEL_NAME = 'palisade:dispatch';
 
 export type DispatchOutcome = 'ok' | 'tool-error' | 'fault';
 
-export interface DispatchEvent {
+/** What every dispatch event carries, whatever was dispatched. */
+export interface DispatchEventBase {
   readonly server: string;
-  readonly tool: string;
   readonly revision: string;
+  /** `tool-error` is a tool result with `isError: true`; a reader or getter is `ok` or `fault`. */
   outcome?: DispatchOutcome;
   durationMs?: number;
 }
+
+/**
+ * Exactly one of `tool` (a tool's name), `resource` (a listed resource's URI), `resourceTemplate`
+ * (the URI template a read matched) or `prompt` (a prompt's name) names what was dispatched.
+ */
+export type DispatchEvent = DispatchEventBase &
+  (
+    | { readonly tool: string }
+    | { readonly resource: string }
+    | { readonly resourceTemplate: string }
+    | { readonly prompt: string }
+  );
 
 export const dispatchChannel = diagnosticsChannel.tracingChannel<DispatchEvent, DispatchEvent>(
   DISPATCH_CHANNEL_NAME,

@@ -7,16 +7,23 @@
  * stdout carries protocol messages only. While the transport owns process.stdout, anything else
  * written there (a host's stray `console.log` included) is sent to stderr instead.
  */
-import { STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
+import { MAX_SSE_QUEUED_BYTES, STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
 
 export { STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
 
 import type { Readable, Writable } from 'node:stream';
 import { invalidOption } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
+import type { Change } from '../protocol/change-hub.js';
 import { type Exchange, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
-import { errorResponse, isValidId, type OutgoingMessage, type RequestId } from '../protocol/jsonrpc.js';
+import {
+  errorResponse,
+  isValidId,
+  type JsonRpcNotification,
+  type OutgoingMessage,
+  type RequestId,
+} from '../protocol/jsonrpc.js';
 import { type ConnectionState, initialState } from '../protocol/state.js';
 import type { Server } from '../server.js';
 import { encodeMessage } from '../wire/encode.js';
@@ -61,6 +68,37 @@ function frameText(text: string, framing: Framing): string {
     : `Content-Length: ${Buffer.byteLength(text, 'utf8')}\r\n\r\n${text}`;
 }
 
+/**
+ * A 2025-11-25 stdio client hears every list change the host declared (no filter exists in that
+ * revision) and `notifications/resources/updated` only for URIs it subscribed to.
+ */
+function legacyChange(
+  server: Server,
+  state: ConnectionState,
+  change: Change,
+): JsonRpcNotification | undefined {
+  if (change.kind === 'resourceUpdated') {
+    return state.legacy?.subscriptions?.has(change.uri) === true
+      ? { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: change.uri } }
+      : undefined;
+  }
+  const { catalog } = server;
+  switch (change.kind) {
+    case 'toolsListChanged':
+      return catalog.tools === undefined
+        ? undefined
+        : { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
+    case 'promptsListChanged':
+      return catalog.prompts === undefined
+        ? undefined
+        : { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' };
+    case 'resourcesListChanged':
+      return catalog.resources === undefined
+        ? undefined
+        : { jsonrpc: '2.0', method: 'notifications/resources/list_changed' };
+  }
+}
+
 export function runStdio(server: Server, options: StdioOptions = {}): StdioHandle {
   const checked: unknown = options;
   if (!isPlainObject(checked)) throw invalidOption('stdio options', 'must be a plain object');
@@ -82,6 +120,8 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
   const framer = new StdioFramer();
   const inFlight = new Map<RequestId, InFlight>();
   let state: ConnectionState = initialState('stdio');
+  /** Set once a 2025-11-25 client is initialized: announced changes then reach it directly. */
+  let unlistenChanges: (() => void) | undefined;
   let closing = false;
   let waitingForDrain = false;
   let resolveClosed!: () => void;
@@ -91,6 +131,9 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
 
   function write(message: OutgoingMessage, framing: Framing): void {
     if (closing) return;
+    // A notification is dropped, never queued without end, while a client is not reading: the
+    // responses it is owed still go out (their number is bounded by its own requests).
+    if (!('id' in message) && output.writableLength > MAX_SSE_QUEUED_BYTES) return;
     let encoded = encodeMessage(message);
     if (!encoded.ok) {
       reportFault(`an outgoing message could not be serialized: ${encoded.reason}`, undefined);
@@ -131,6 +174,12 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
       reportFault,
     });
     state = exchange.state;
+    if (state.legacy?.initialized === true && unlistenChanges === undefined) {
+      unlistenChanges = server.changes.listen((change) => {
+        const notification = legacyChange(server, state, change);
+        if (notification !== undefined) write(notification, framing);
+      });
+    }
     if (exchange.cancels !== undefined) {
       const target = inFlight.get(exchange.cancels);
       if (target !== undefined) {
@@ -173,6 +222,7 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
     if (shuttingDown) return;
     shuttingDown = true;
     input.off('data', onData);
+    unlistenChanges?.();
     const pending = [...inFlight.values()];
     for (const entry of pending) entry.controller.abort();
     let timer: NodeJS.Timeout | undefined;

@@ -19,7 +19,7 @@ describe('createServer refuses a defective catalog at construction, naming the d
     expect(createServer({ name: 'ok', version: '1' }).info).toEqual({ name: 'ok', version: '1' });
   });
 
-  test('an unknown option is refused by name', () => {
+  test('an unknown option is refused by name', { tags: ['threat-model'] }, () => {
     const error = refusal({ name: 'x', version: '1', pageSzie: 10 });
     expect(error.code).toBe('PALISADE_ERR_UNKNOWN_OPTION');
     expect(error.message).toContain('"pageSzie"');
@@ -51,7 +51,7 @@ describe('createServer refuses a defective catalog at construction, naming the d
     ).toContain('cache.tools.ttlMs');
   });
 
-  test('a duplicate tool name is refused naming it', () => {
+  test('a duplicate tool name is refused naming it', { tags: ['threat-model'] }, () => {
     const tool = { name: 'dup', inputSchema: open, handler };
     const error = refusal({ name: 'x', version: '1', tools: [tool, tool] });
     expect(error.code).toBe('PALISADE_ERR_CATALOG_DUPLICATE');
@@ -140,7 +140,7 @@ describe('createServer refuses a defective catalog at construction, naming the d
     ).toThrow(PalisadeError);
   });
 
-  test('a listed resource with no reader is refused', () => {
+  test('a listed resource with no reader is refused', { tags: ['threat-model'] }, () => {
     expect(refusal({ name: 'x', version: '1', resources: [{ uri: 'a://b', name: 'b' }] }).message).toContain(
       'resources[0].read',
     );
@@ -162,6 +162,7 @@ describe('createServer refuses a defective catalog at construction, naming the d
 
   test.each(['demo://{#frag}', 'demo://{a,b}', 'demo://{a*}', 'demo://{a}{b}', 'demo://{', 'demo://{a}/{a}'])(
     'the template %s is refused',
+    { tags: ['threat-model'] },
     (uriTemplate) => {
       expect(() =>
         createServer({

@@ -90,7 +90,9 @@ const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
 const comparable = (source: string, text: string): boolean => !source.includes('\\B') || !ASTRAL.test(text);
 
 describe('linear regex against native RegExp', () => {
-  it('agrees with native RegExp under the u flag on random patterns and inputs', () => {
+  it('agrees with native RegExp under the u flag on random patterns and inputs', {
+    tags: ['threat-model'],
+  }, () => {
     fc.assert(
       fc.property(disjunction(3), fc.array(input, { minLength: 1, maxLength: 8 }), (source, inputs) => {
         const ours = compileLinearRegExp(source);

@@ -309,7 +309,9 @@ describe('compileLinearRegExp against catastrophic backtracking', () => {
 });
 
 describe('the work budget', () => {
-  it('refuses to finish a test that would build a new state for nearly every code point', async () => {
+  it('refuses to finish a test that would build a new state for nearly every code point', {
+    tags: ['threat-model'],
+  }, async () => {
     const { RegexWorkExceeded } = await import('../../src/catalog/linear-regex.js');
     let seed = 7;
     const random = Array.from({ length: 1_000_000 }, () => {

@@ -94,7 +94,9 @@ describe('an x-mcp-header annotation', () => {
     expect(refusal(withA({ type: 'string', 'x-mcp-header': 7 })).code).toBe('PALISADE_ERR_SCHEMA_INVALID');
   });
 
-  it('is refused when its name repeats another, compared case-insensitively, naming both', () => {
+  it('is refused when its name repeats another, compared case-insensitively, naming both', {
+    tags: ['threat-model'],
+  }, () => {
     const error = refusal({
       type: 'object',
       properties: {

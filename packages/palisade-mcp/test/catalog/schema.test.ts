@@ -120,7 +120,7 @@ describe('the dialect', () => {
     expect(error.message).toContain(WHERE);
   });
 
-  it('is refused by name when an embedded resource names another', () => {
+  it('is refused by name when an embedded resource names another', { tags: ['threat-model'] }, () => {
     const error = refusal(
       withA({ $id: 'urn:example:a', $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' }),
     );
@@ -130,7 +130,9 @@ describe('the dialect', () => {
 });
 
 describe('keywords and formats', () => {
-  it('refuses an unknown keyword, which would be advertised and not enforced', () => {
+  it('refuses an unknown keyword, which would be advertised and not enforced', {
+    tags: ['threat-model'],
+  }, () => {
     const error = refusal({ type: 'object', maxPropertiez: 2 });
     expect(error.code).toBe('PALISADE_ERR_SCHEMA_INVALID');
     expect(error.message).toBe(`${WHERE}: #/maxPropertiez is not a JSON Schema 2020-12 keyword`);
@@ -151,7 +153,7 @@ describe('keywords and formats', () => {
     expect(refusal(withA({ type: 'string', minimum: 1 })).message).toContain('strictTypes');
   });
 
-  it('refuses a schema that is invalid against the 2020-12 meta-schema', () => {
+  it('refuses a schema that is invalid against the 2020-12 meta-schema', { tags: ['threat-model'] }, () => {
     const error = refusal(withA({ type: 'string', minLength: -1 }));
     expect(error.code).toBe('PALISADE_ERR_SCHEMA_INVALID');
     expect(error.message).toContain('is not valid JSON Schema 2020-12 at #/properties/a/minLength');
@@ -229,7 +231,7 @@ describe('$ref', () => {
     expect(error.message).toContain('does not resolve inside the schema (Palisade never fetches a schema)');
   });
 
-  it('never reaches another schema, even one with the $id it names', () => {
+  it('never reaches another schema, even one with the $id it names', { tags: ['threat-model'] }, () => {
     const shared = { $id: 'https://example.com/shared', type: 'object' };
     input(shared);
     expect(input({ ...shared }).validate({}).ok).toBe(true);
@@ -250,7 +252,7 @@ describe('bounds at construction', () => {
     expect(input(ofSize(262_144)).validate({}).ok).toBe(true);
   });
 
-  it('refuses a schema of 262,145 bytes, naming the bound', () => {
+  it('refuses a schema of 262,145 bytes, naming the bound', { tags: ['threat-model'] }, () => {
     const error = refusal(ofSize(262_145));
     expect(error.code).toBe('PALISADE_ERR_SCHEMA_UNSAFE');
     expect(error.message).toBe(`${WHERE}: is larger than 262144 bytes serialized (MAX_SCHEMA_BYTES)`);
@@ -280,7 +282,7 @@ describe('bounds at construction', () => {
     expect(() => input(nested(32))).not.toThrow();
   });
 
-  it('refuses a schema nested 33 levels deep, naming the bound', () => {
+  it('refuses a schema nested 33 levels deep, naming the bound', { tags: ['threat-model'] }, () => {
     const error = refusal(nested(33));
     expect(error.code).toBe('PALISADE_ERR_SCHEMA_UNSAFE');
     expect(error.message).toContain(`${WHERE}: nests deeper than 32 levels at #/not`);
@@ -297,7 +299,7 @@ describe('bounds at construction', () => {
     expect(() => input(withSubschemas(2_000))).not.toThrow();
   });
 
-  it('refuses 2,001 subschemas, naming the bound', () => {
+  it('refuses 2,001 subschemas, naming the bound', { tags: ['threat-model'] }, () => {
     const error = refusal(withSubschemas(2_001));
     expect(error.code).toBe('PALISADE_ERR_SCHEMA_UNSAFE');
     expect(error.message).toBe(`${WHERE}: has more than 2000 subschemas (MAX_SCHEMA_SUBSCHEMAS)`);
@@ -333,19 +335,19 @@ describe('bounds at construction', () => {
 });
 
 describe('validation leaves the arguments as they are', () => {
-  it('does not fill in a default', () => {
+  it('does not fill in a default', { tags: ['threat-model'] }, () => {
     const args: Schema = {};
     expect(input(withA({ type: 'integer', default: 7 })).validate(args).ok).toBe(true);
     expect(args).toEqual({});
   });
 
-  it('does not coerce a string to a number', () => {
+  it('does not coerce a string to a number', { tags: ['threat-model'] }, () => {
     const args = { a: '1' };
     expect(failure(input(withA({ type: 'integer' })), args)).toBe('/a must be integer');
     expect(args).toEqual({ a: '1' });
   });
 
-  it('refuses an extra property rather than removing it', () => {
+  it('refuses an extra property rather than removing it', { tags: ['threat-model'] }, () => {
     const args = { a: 1, extra: 2 };
     const compiled = input({ type: 'object', properties: { a: {} }, additionalProperties: false });
     expect(failure(compiled, args)).toBe('(root) must NOT have additional property "extra"');
@@ -357,7 +359,7 @@ describe('validation leaves the arguments as they are', () => {
     expect(failure(compiled, {})).toBe('(root) must have required property "a"');
   });
 
-  it('does not count an inherited property as present', () => {
+  it('does not count an inherited property as present', { tags: ['threat-model'] }, () => {
     const compiled = input({
       type: 'object',
       properties: { toString: { type: 'string' } },
@@ -401,7 +403,7 @@ describe('validation leaves the arguments as they are', () => {
 describe('uniqueItems', () => {
   const unique = input(withA({ type: 'array', uniqueItems: true }));
 
-  it('finds equal objects whose keys are in another order', () => {
+  it('finds equal objects whose keys are in another order', { tags: ['threat-model'] }, () => {
     expect(
       failure(unique, {
         a: [
@@ -432,7 +434,7 @@ describe('uniqueItems', () => {
 describe('patterns run on the linear-time engine', () => {
   // The only timed assertion here, and deliberately loose: V8's backtracking engine needs
   // 2^n steps to reject this input, so any bound in seconds tells the two apart.
-  it('answers ^(a+)+$ against a 1 MiB argument promptly', () => {
+  it('answers ^(a+)+$ against a 1 MiB argument promptly', { tags: ['threat-model'] }, () => {
     const compiled = input(withA({ type: 'string', pattern: '^(a+)+$' }));
     const started = performance.now();
     expect(failure(compiled, { a: `${'a'.repeat(1_048_576)}!` })).toBe('/a must match pattern "^(a+)+$"');
@@ -467,7 +469,7 @@ describe('patterns run on the linear-time engine', () => {
     expect(failure(compiled, { a: 'a', b: 'a' })).toBe('/b must match pattern "^b$"');
   });
 
-  it('refuses a pattern the engine will not run, naming where it is', () => {
+  it('refuses a pattern the engine will not run, naming where it is', { tags: ['threat-model'] }, () => {
     const error = refusal({ type: 'object', patternProperties: { '(a)\\1': {} } });
     expect(error.message).toContain(`${WHERE}: pattern "(a)\\\\1" at #/patternProperties/(a)\\1`);
   });

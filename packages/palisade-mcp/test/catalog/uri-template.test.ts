@@ -262,7 +262,7 @@ describe('values a reader might still be walked out by', () => {
     ['a C1 control (U+0085)', 'users/%C2%85x'],
     ['a bidi override (U+202E)', 'users/%E2%80%AEx'],
     ['a zero-width space (U+200B)', 'users/a%E2%80%8Bb'],
-  ])('a {var} holding %s is no match', (_label, uri) => {
+  ])('a {var} holding %s is no match', { tags: ['threat-model'] }, (_label, uri) => {
     expect(user.match(uri)).toBeUndefined();
   });
 
@@ -271,7 +271,7 @@ describe('values a reader might still be walked out by', () => {
     ['dots and a fullwidth solidus', 'file:///..%EF%BC%8Fetc'],
     ['a Windows drive letter', 'file:///C:/Windows'],
     ['a lowercase drive letter', 'file:///c:/x'],
-  ])('a {+var} holding %s is no match', (_label, uri) => {
+  ])('a {+var} holding %s is no match', { tags: ['threat-model'] }, (_label, uri) => {
     expect(file.match(uri)).toBeUndefined();
   });
 

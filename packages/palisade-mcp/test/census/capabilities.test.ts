@@ -33,9 +33,15 @@ describe('census: no capability the revision does not define', () => {
     await modernPeer.close();
   });
 
-  test('a server with every catalog kind advertises tools, resources, prompts and completions on both revisions', () => {
+  test('a server with every catalog kind advertises tools, resources, prompts, completions and logging on both revisions', () => {
     for (const advertised of [initialized, discovered]) {
-      expect(Object.keys(advertised).sort()).toEqual(['completions', 'prompts', 'resources', 'tools']);
+      expect(Object.keys(advertised).sort()).toEqual([
+        'completions',
+        'logging',
+        'prompts',
+        'resources',
+        'tools',
+      ]);
     }
   });
 

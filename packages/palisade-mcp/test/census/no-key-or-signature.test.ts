@@ -7,7 +7,9 @@ import { noKeyMaterial, noSigningPrimitive } from './rules-secrets.js';
 import { plant, runCensus } from './source.js';
 
 describe('census: no key material and no crypto but hashing', () => {
-  test('no source file uses node:crypto for anything but hashing, or holds key material', () => {
+  test('no source file uses node:crypto for anything but hashing, or holds key material', {
+    tags: ['threat-model'],
+  }, () => {
     expect(runCensus(noKeyMaterial)).toEqual([]);
   });
 

@@ -223,7 +223,7 @@ describe('palisade connectome: refusals are one line and exit code 1', () => {
     expect(r.status).toBe(1);
   });
 
-  test('a repeated key is refused, not resolved to the last value', () => {
+  test('a repeated key is refused, not resolved to the last value', { tags: ['threat-model'] }, () => {
     const r = run('declared', write('twice.json', '{"nodes":[],"edges":[],"nodes":[]}'));
     expect(r.stderr).toBe(
       'palisade connectome declared: PALISADE_ERR_CLI_INPUT: twice.json repeats the key "nodes"\n',
@@ -240,7 +240,7 @@ describe('palisade connectome: refusals are one line and exit code 1', () => {
     expect(r.status).toBe(1);
   });
 
-  test('a file beyond 64 MiB is refused before it is read', () => {
+  test('a file beyond 64 MiB is refused before it is read', { tags: ['threat-model'] }, () => {
     const name = write('huge.json', '');
     truncateSync(join(dir, name), 67_108_865);
     const r = run('declared', name);
@@ -250,7 +250,7 @@ describe('palisade connectome: refusals are one line and exit code 1', () => {
     expect(r.status).toBe(1);
   });
 
-  test('a dangling edge is refused by createGraph, naming the file', () => {
+  test('a dangling edge is refused by createGraph, naming the file', { tags: ['threat-model'] }, () => {
     const text =
       '{"nodes":[{"id":"a","kind":"tool","level":"server"}],"edges":[{"from":"a","to":"b","kind":"invoke","provenance":"declared"}]}';
     const r = run('declared', write('dangling.json', text));
@@ -260,11 +260,11 @@ describe('palisade connectome: refusals are one line and exit code 1', () => {
     expect(r.status).toBe(1);
   });
 
-  test('a graph of another schema version is refused', () => {
-    const text = readFileSync(join(dir, worked), 'utf8').replace('"schema_version":3', '"schema_version":2');
-    const r = run('declared', write('v2.json', text));
+  test('a graph of a schema version never written is refused', () => {
+    const text = readFileSync(join(dir, worked), 'utf8').replace('"schema_version":3', '"schema_version":4');
+    const r = run('declared', write('v4.json', text));
     expect(r.stderr).toBe(
-      'palisade connectome declared: PALISADE_ERR_CONNECTOME_INVALID: v2.json: schema_version is 2; this reads 3\n',
+      'palisade connectome declared: PALISADE_ERR_CONNECTOME_INVALID: v4.json: schema_version is 4; this reads 3\n',
     );
   });
 

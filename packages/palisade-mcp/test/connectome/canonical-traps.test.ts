@@ -107,15 +107,17 @@ describe('the JavaScript traps the goldens do not catch', () => {
     }
   });
 
-  test('a float weight is refused even though weights are not hashed', () => {
-    refusedWith(
-      () =>
-        createGraph({
-          nodes: [{ id: 's/server', kind: 'server', level: 'server' }],
-          edges: [{ from: 's/server', to: 's/server', kind: 'invoke', provenance: 'observed', weight: 1.5 }],
-        }),
-      'PALISADE_ERR_CONNECTOME_FLOAT',
-    );
+  test('a NaN or infinite weight is refused as a float even though weights are not hashed', () => {
+    for (const weight of [Number.NaN, Number.NEGATIVE_INFINITY, { mean_us: Number.POSITIVE_INFINITY }]) {
+      refusedWith(
+        () =>
+          createGraph({
+            nodes: [{ id: 's/server', kind: 'server', level: 'server' }],
+            edges: [{ from: 's/server', to: 's/server', kind: 'invoke', provenance: 'observed', weight }],
+          }),
+        'PALISADE_ERR_CONNECTOME_FLOAT',
+      );
+    }
   });
 
   test('two label keys that are one key after NFC are refused', () => {

@@ -112,7 +112,9 @@ describe('the connectome as read-only resources', () => {
     ]);
   });
 
-  test('adding them invents no capability beyond what any resource brings', async () => {
+  test('adding them invents no capability beyond what any resource brings', {
+    tags: ['threat-model'],
+  }, async () => {
     const capabilities = async (server: Server) => {
       const peer = serveInProcess(server);
       const reply = await peer.request(modern(1, 'server/discover'));
@@ -166,7 +168,9 @@ describe('the connectome as read-only resources', () => {
     expect(Date.parse(record.window.ended_at)).toBeGreaterThanOrEqual(Date.parse(collector.startedAt));
   });
 
-  test('reading every resource leaves the collector’s rows exactly as they were', async () => {
+  test('reading every resource leaves the collector’s rows exactly as they were', {
+    tags: ['threat-model'],
+  }, async () => {
     const server = connectomeServer();
     collector = startCollector();
     await callAll(server, ['lookup', 'write', 'write']);

@@ -138,7 +138,7 @@ describe('the federation seam', () => {
     );
   });
 
-  test('a malformed peer is refused by name, naming the peer', async () => {
+  test('a malformed peer is refused by name, naming the peer', { tags: ['threat-model'] }, async () => {
     const cases: [string, PalisadeErrorCode][] = [
       ['{"nodes":', 'PALISADE_ERR_CONNECTOME_PEER_MALFORMED'],
       ['', 'PALISADE_ERR_CONNECTOME_PEER_MALFORMED'],
@@ -150,6 +150,10 @@ describe('the federation seam', () => {
       ['[]', 'PALISADE_ERR_CONNECTOME_PEER_MALFORMED'],
       [
         '{"schema_version":2,"algorithm":"sha256","nodes":[],"edges":[]}',
+        'PALISADE_ERR_CONNECTOME_SCHEMA_UNSUPPORTED',
+      ],
+      [
+        '{"schema_version":4,"algorithm":"sha256","nodes":[],"edges":[]}',
         'PALISADE_ERR_CONNECTOME_PEER_MALFORMED',
       ],
       [
@@ -181,7 +185,9 @@ describe('the federation seam', () => {
     refusedWith(() => readPeerGraph('p', new Uint8Array([0xff])), 'PALISADE_ERR_CONNECTOME_PEER_MALFORMED');
   });
 
-  test('a peer over the peer graph bound is refused before it is read', async () => {
+  test('a peer over the peer graph bound is refused before it is read', {
+    tags: ['threat-model'],
+  }, async () => {
     const big = new Uint8Array(MAX_PEER_GRAPH_BYTES + 1).fill(0x20);
     await rejectsWith(
       federateGraphs([{ process: 'huge', bytes: big }]),
@@ -192,7 +198,9 @@ describe('the federation seam', () => {
     refusedWith(() => readPeerGraph('p', big.subarray(1)), 'PALISADE_ERR_CONNECTOME_PEER_MALFORMED');
   });
 
-  test('a peer holding a lone surrogate escape is refused, not written as U+FFFD', async () => {
+  test('a peer holding a lone surrogate escape is refused, not written as U+FFFD', {
+    tags: ['threat-model'],
+  }, async () => {
     const body =
       '{"schema_version":3,"algorithm":"sha256","nodes":[{"id":"\\ud800","kind":"tool","labels":{},"level":"server"}],"edges":[]}';
     await rejectsWith(

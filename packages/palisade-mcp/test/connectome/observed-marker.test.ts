@@ -41,6 +41,36 @@ const server = createServer({
       handler: () => ({ content: [{ type: 'text', text: MARKER }], isError: true }),
     }),
   ],
+  resources: [
+    { uri: 'file:///plain', name: 'plain', read: () => [{ uri: 'file:///plain', text: MARKER }] },
+    {
+      uri: 'file:///failing',
+      name: 'failing',
+      read: () => {
+        throw new Error(`read ${MARKER}`);
+      },
+    },
+  ],
+  resourceTemplates: [
+    // The caller's variable lands in the URI: the observed side must name the template only.
+    { uriTemplate: 'file:///t/{key}', name: 'keyed', read: (uri) => [{ uri, text: `${uri} ${MARKER}` }] },
+  ],
+  prompts: [
+    {
+      name: 'ask',
+      arguments: [{ name: 'topic' }],
+      get: ({ topic }) => ({
+        description: MARKER,
+        messages: [{ role: 'user', content: { type: 'text', text: `${topic} ${MARKER}` } }],
+      }),
+    },
+    {
+      name: 'refuse',
+      get: () => {
+        throw new Error(`get ${MARKER}`);
+      },
+    },
+  ],
 });
 
 let collector: Collector;
@@ -53,6 +83,11 @@ beforeAll(async () => {
   await peer.request(modern(1, 'tools/call', { name: 'echo', arguments: args, ...meta }));
   await peer.request(modern(2, 'tools/call', { name: 'thrower', arguments: args }));
   await peer.request(modern(3, 'tools/call', { name: 'tool_error', arguments: args }));
+  await peer.request(modern(5, 'resources/read', { uri: 'file:///plain', ...meta }));
+  await peer.request(modern(6, 'resources/read', { uri: 'file:///failing' }));
+  await peer.request(modern(7, 'resources/read', { uri: `file:///t/${MARKER}` }));
+  await peer.request(modern(8, 'prompts/get', { name: 'ask', arguments: { topic: MARKER }, ...meta }));
+  await peer.request(modern(9, 'prompts/get', { name: 'refuse' }));
   await peer.close();
 
   mounted = await mount(createHttpHandler(server, { ...ADMIT_ALL, authorize: () => ({ ok: true }) }));
@@ -81,15 +116,34 @@ describe('no payload byte reaches the observed graph', () => {
     });
   });
 
-  test('the canonical bytes carry no byte of the marker', () => {
+  test('the reads and prompt gets with planted markers were all observed, each on its own edge', () => {
+    const weights = Object.fromEntries(collector.graph().edges.map((e) => [e.to, e.weight]));
+    expect(weights[nodeId('marked', { kind: 'resource', uri: 'file:///plain' })]).toMatchObject({
+      outcomes: { ok: 1 },
+    });
+    expect(weights[nodeId('marked', { kind: 'resource', uri: 'file:///failing' })]).toMatchObject({
+      outcomes: { fault: 1 },
+    });
+    expect(
+      weights[nodeId('marked', { kind: 'resource_template', uriTemplate: 'file:///t/{key}' })],
+    ).toMatchObject({ count: 1 });
+    expect(weights[nodeId('marked', { kind: 'prompt', name: 'ask' })]).toMatchObject({
+      outcomes: { ok: 1 },
+    });
+    expect(weights[nodeId('marked', { kind: 'prompt', name: 'refuse' })]).toMatchObject({
+      outcomes: { fault: 1 },
+    });
+  });
+
+  test('the canonical bytes carry no byte of the marker', { tags: ['threat-model'] }, () => {
     expect(Buffer.from(encodeGraph(collector.graph())).includes(MARKER)).toBe(false);
   });
 
-  test('the sidecar carries no byte of the marker', () => {
+  test('the sidecar carries no byte of the marker', { tags: ['threat-model'] }, () => {
     expect(Buffer.from(encodeSidecar(collector.graph())).includes(MARKER)).toBe(false);
   });
 
-  test('neither the graph value nor the stats carry the marker', () => {
+  test('neither the graph value nor the stats carry the marker', { tags: ['threat-model'] }, () => {
     expect(JSON.stringify(collector.graph())).not.toContain(MARKER);
     expect(JSON.stringify(collector.stats())).not.toContain(MARKER);
   });

@@ -37,7 +37,9 @@ afterEach(() => {
 });
 
 describe('the observed graph collector', () => {
-  test('reading the observed graph with no collector running is refused by name', () => {
+  test('reading the observed graph with no collector running is refused by name', {
+    tags: ['threat-model'],
+  }, () => {
     refusedWith(() => observedGraph(), 'PALISADE_ERR_CONNECTOME_NOT_COLLECTING');
   });
 
@@ -95,7 +97,9 @@ describe('the observed graph collector', () => {
     expect(new TextDecoder().decode(encodeSidecar(collector.graph()))).toContain('"count":3');
   });
 
-  test('the store is bounded by distinct edges: a new identity past maxEdges is dropped and counted', async () => {
+  test('the store is bounded by distinct edges: a new identity past maxEdges is dropped and counted', {
+    tags: ['threat-model'],
+  }, async () => {
     collector = startCollector({ maxEdges: 1 });
     await call(['a', 'b', 'b', 'a', 'c']);
     expect(collector.graph().edges.map((e) => e.to)).toEqual([nodeId('obs', { kind: 'tool', name: 'a' })]);
@@ -149,5 +153,92 @@ describe('the observed graph collector', () => {
   test('an unknown option is refused by name', () => {
     const error = refusedWith(() => startCollector({ maxEdge: 5 } as never), 'PALISADE_ERR_UNKNOWN_OPTION');
     expect(error.message).toContain('"maxEdge"');
+  });
+});
+
+const reader = createServer({
+  name: 'reads',
+  version: '1',
+  resources: [{ uri: 'file:///notes', name: 'notes', read: () => [{ uri: 'file:///notes', text: 'n' }] }],
+  resourceTemplates: [
+    { uriTemplate: 'file:///docs/{name}', name: 'docs', read: (uri) => [{ uri, text: 'd' }] },
+  ],
+  prompts: [
+    {
+      name: 'greet',
+      get: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }),
+    },
+    {
+      name: 'broken',
+      get: () => {
+        throw new Error('getter failed');
+      },
+    },
+  ],
+});
+
+async function requests(messages: [string, Record<string, unknown>][]): Promise<void> {
+  const peer = serveInProcess(reader);
+  for (const [i, [method, params]] of messages.entries()) await peer.request(modern(i, method, params));
+  await peer.close();
+}
+
+function weightOn(graph: ReturnType<Collector['graph']>, to: string, kind: string): unknown {
+  const server = nodeId('reads', { kind: 'server' });
+  return graph.edges.find((e) => e.from === server && e.to === to && e.kind === kind)?.weight;
+}
+
+describe('reads and prompts on the observed graph', () => {
+  test('a resource read shows up as an observed read edge from the server, with its count', async () => {
+    collector = startCollector();
+    await requests([
+      ['resources/read', { uri: 'file:///notes' }],
+      ['resources/read', { uri: 'file:///notes' }],
+    ]);
+    const to = nodeId('reads', { kind: 'resource', uri: 'file:///notes' });
+    expect(weightOn(collector.graph(), to, 'read')).toMatchObject({ count: 2, outcomes: { ok: 2 } });
+  });
+
+  test('a templated read is counted on its template, never on the URI the caller sent', async () => {
+    collector = startCollector();
+    await requests([
+      ['resources/read', { uri: 'file:///docs/a' }],
+      ['resources/read', { uri: 'file:///docs/b' }],
+    ]);
+    const graph = collector.graph();
+    const to = nodeId('reads', { kind: 'resource_template', uriTemplate: 'file:///docs/{name}' });
+    expect(weightOn(graph, to, 'read')).toMatchObject({ count: 2 });
+    expect(graph.edges).toHaveLength(1);
+  });
+
+  test('a prompt get shows up as an observed read edge from the server, with its count', async () => {
+    collector = startCollector();
+    await requests([['prompts/get', { name: 'greet' }]]);
+    const to = nodeId('reads', { kind: 'prompt', name: 'greet' });
+    expect(weightOn(collector.graph(), to, 'read')).toMatchObject({ count: 1, outcomes: { ok: 1 } });
+  });
+
+  test('a getter that throws is counted as a fault on its prompt', async () => {
+    collector = startCollector();
+    await requests([['prompts/get', { name: 'broken' }]]);
+    const to = nodeId('reads', { kind: 'prompt', name: 'broken' });
+    expect(weightOn(collector.graph(), to, 'read')).toMatchObject({ count: 1, outcomes: { fault: 1 } });
+  });
+
+  test('an unknown URI or prompt reaches no host code and is not observed', async () => {
+    collector = startCollector();
+    await requests([
+      ['resources/read', { uri: 'file:///elsewhere' }],
+      ['prompts/get', { name: 'missing' }],
+    ]);
+    expect(collector.stats()).toMatchObject({ edges: 0, calls: 0, malformed: 0 });
+  });
+
+  test('an event naming two targets is counted as malformed, not stored', () => {
+    collector = startCollector();
+    diagnosticsChannel
+      .channel(COMPLETION)
+      .publish({ server: 'reads', tool: 'a', prompt: 'greet', outcome: 'ok', durationMs: 1 });
+    expect(collector.stats()).toMatchObject({ edges: 0, malformed: 1 });
   });
 });

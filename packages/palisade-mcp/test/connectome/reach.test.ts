@@ -107,11 +107,11 @@ describe('reach: reachable, gate-avoiding witnesses, dominance', () => {
     refusedWith(() => dominators(graph, 'm'), 'PALISADE_ERR_CONNECTOME_NO_ENTRY');
   });
 
-  test('enumerating all paths is refused by name', () => {
+  test('enumerating all paths is refused by name', { tags: ['threat-model'] }, () => {
     refusedWith(() => allPaths(gated(), 'server', 'x'), 'PALISADE_ERR_CONNECTOME_ALL_PATHS_REFUSED');
   });
 
-  test('a graph with more edges than maxEdges is refused by name', () => {
+  test('a graph with more edges than maxEdges is refused by name', { tags: ['threat-model'] }, () => {
     refusedWith(
       () => reachable(gated(), 'server', 'x', { maxEdges: 4 }),
       'PALISADE_ERR_CONNECTOME_MAX_EDGES',

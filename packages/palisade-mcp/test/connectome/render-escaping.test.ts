@@ -15,7 +15,9 @@ function oneNode(id: string) {
 describe('the HTML page', () => {
   const page = renderHtml(renderModel({ graph: renderDeclared(), observed: renderObserved() }));
 
-  test('a node named </script><script>... stays inside the JSON block, escaped', () => {
+  test('a node named </script><script>... stays inside the JSON block, escaped', {
+    tags: ['threat-model'],
+  }, () => {
     expect(page.split('<script').length - 1).toBe(2);
     expect(page).not.toContain(MALICIOUS);
     expect(page).toContain('\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e');
@@ -28,7 +30,9 @@ describe('the HTML page', () => {
     expect(JSON.parse(text)).toEqual(value);
   });
 
-  test('the page names no URL and carries a CSP allowing only its own style and script', () => {
+  test('the page names no URL and carries a CSP allowing only its own style and script', {
+    tags: ['threat-model'],
+  }, () => {
     expect(page).not.toMatch(/https?:|\bsrc=|\bhref=|url\((?!#)|@import/);
     expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">`);
     expect(PAGE_CSP).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*'; style-src 'sha256-/);
@@ -87,7 +91,7 @@ describe('GraphML', () => {
     ['a C0 control', 'x\u0001', 'U+0001'],
     ['U+FFFE', 'x\uFFFE', 'U+FFFE'],
     ['U+FFFF', 'x\uFFFF', 'U+FFFF'],
-  ])('%s in a node id is refused by name, never dropped', (_, id, named) => {
+  ])('%s in a node id is refused by name, never dropped', { tags: ['threat-model'] }, (_, id, named) => {
     const error = expectRefusal(() => renderGraphml(oneNode(id)), 'PALISADE_ERR_CONNECTOME_XML_CHAR');
     expect(error.message).toContain(named);
   });

@@ -93,7 +93,9 @@ function json(client: H2Peer, streamId: number): unknown {
 }
 
 describe('holds without body bytes, and which deadline ends them', () => {
-  test('HEADERS then only WINDOW_UPDATE frames: the stream is answered 408 at readTimeoutMs: 300 and reset with NO_ERROR', async () => {
+  test('HEADERS then only WINDOW_UPDATE frames: the stream is answered 408 at readTimeoutMs: 300 and reset with NO_ERROR', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({ readTimeoutMs: 300, keepAliveTimeoutMs: 10_000 });
     const client = await peer(port);
     const start = performance.now();
@@ -108,7 +110,9 @@ describe('holds without body bytes, and which deadline ends them', () => {
     expect((reset?.at ?? Number.POSITIVE_INFINITY) - start).toBeLessThan(800);
   });
 
-  test('HEADERS then empty DATA frames (no END_STREAM) every 50 ms: the stream is answered 408 at readTimeoutMs: 300', async () => {
+  test('HEADERS then empty DATA frames (no END_STREAM) every 50 ms: the stream is answered 408 at readTimeoutMs: 300', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({ readTimeoutMs: 300, keepAliveTimeoutMs: 10_000 });
     const client = await peer(port);
     const start = performance.now();
@@ -121,7 +125,9 @@ describe('holds without body bytes, and which deadline ends them', () => {
     expect((reset?.at ?? Number.POSITIVE_INFINITY) - start).toBeLessThan(800);
   });
 
-  test('2,000 empty DATA frames in one burst end the session with GOAWAY(INTERNAL_ERROR) before any answer', async () => {
+  test('2,000 empty DATA frames in one burst end the session with GOAWAY(INTERNAL_ERROR) before any answer', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({ readTimeoutMs: 10_000, keepAliveTimeoutMs: 10_000 });
     const client = await peer(port);
     client.send(headersFrame(1, ECHO_FIELDS));
@@ -131,7 +137,9 @@ describe('holds without body bytes, and which deadline ends them', () => {
     expect(client.statuses(1)).toEqual([]);
   });
 
-  test('a second HEADERS without END_STREAM mid-body resets the stream with PROTOCOL_ERROR and the session serves the next one', async () => {
+  test('a second HEADERS without END_STREAM mid-body resets the stream with PROTOCOL_ERROR and the session serves the next one', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({ readTimeoutMs: 10_000, keepAliveTimeoutMs: 10_000 });
     const client = await peer(port);
     client.send(headersFrame(1, ECHO_FIELDS));
@@ -145,7 +153,9 @@ describe('holds without body bytes, and which deadline ends them', () => {
     expect(client.statuses(3)).toEqual([200]);
   });
 
-  test('trailers with END_STREAM end the body: the request is answered 200', async () => {
+  test('trailers with END_STREAM end the body: the request is answered 200', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({ readTimeoutMs: 10_000, keepAliveTimeoutMs: 10_000 });
     const client = await peer(port);
     client.send(headersFrame(1, ECHO_FIELDS));
@@ -156,7 +166,9 @@ describe('holds without body bytes, and which deadline ends them', () => {
     expect(json(client, 1)).toMatchObject(ECHO_ANSWER);
   });
 
-  test('PING and SETTINGS frames do not hold a session whose streams ended: GOAWAY(NO_ERROR) at keepAliveTimeoutMs: 300', async () => {
+  test('PING and SETTINGS frames do not hold a session whose streams ended: GOAWAY(NO_ERROR) at keepAliveTimeoutMs: 300', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({ keepAliveTimeoutMs: 300, connectionTimeoutMs: 10_000 });
     const client = await peer(port);
     sendEcho(client, 1);
@@ -172,7 +184,9 @@ describe('holds without body bytes, and which deadline ends them', () => {
 });
 
 describe('connectionTimeoutMs', () => {
-  test('a client that never opens its window and keeps pinging is sent GOAWAY(NO_ERROR) at connectionTimeoutMs: 300, then cut off', async () => {
+  test('a client that never opens its window and keeps pinging is sent GOAWAY(NO_ERROR) at connectionTimeoutMs: 300, then cut off', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({ readTimeoutMs: 200, connectionTimeoutMs: 300 });
     const client = await peer(port, [[SETTING.INITIAL_WINDOW_SIZE, 0]]);
     const start = performance.now();
@@ -189,7 +203,9 @@ describe('connectionTimeoutMs', () => {
     expect(client.isClosed).toBe(true);
   });
 
-  test('a session that only pings is closed at connectionTimeoutMs: 300 even when keepAliveTimeoutMs is longer', async () => {
+  test('a session that only pings is closed at connectionTimeoutMs: 300 even when keepAliveTimeoutMs is longer', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({ keepAliveTimeoutMs: 10_000, connectionTimeoutMs: 300 });
     const client = await peer(port);
     const start = performance.now();
@@ -199,7 +215,9 @@ describe('connectionTimeoutMs', () => {
     expect(client.isClosed).toBe(true);
   });
 
-  test('without connectionTimeoutMs it is twice readTimeoutMs: a stalled answer at readTimeoutMs: 150 is sent GOAWAY near 450 ms', async () => {
+  test('without connectionTimeoutMs it is twice readTimeoutMs: a stalled answer at readTimeoutMs: 150 is sent GOAWAY near 450 ms', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({ readTimeoutMs: 150, keepAliveTimeoutMs: 10_000 });
     const client = await peer(port, [[SETTING.INITIAL_WINDOW_SIZE, 0]]);
     const start = performance.now();
@@ -210,7 +228,9 @@ describe('connectionTimeoutMs', () => {
     expect((away?.at ?? Number.POSITIVE_INFINITY) - start).toBeLessThan(650);
   });
 
-  test('a stalled answer still within its read deadline keeps the session: no GOAWAY before readTimeoutMs: 800', async () => {
+  test('a stalled answer still within its read deadline keeps the session: no GOAWAY before readTimeoutMs: 800', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({
       readTimeoutMs: 800,
       connectionTimeoutMs: 200,
@@ -225,7 +245,9 @@ describe('connectionTimeoutMs', () => {
     expect((away?.at ?? Number.POSITIVE_INFINITY) - start).toBeLessThan(1_250);
   });
 
-  test('a stream still being answered (a tool call in progress) keeps its session; once it is cancelled the session goes at connectionTimeoutMs', async () => {
+  test('a stream still being answered (a tool call in progress) keeps its session; once it is cancelled the session goes at connectionTimeoutMs', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({
       readTimeoutMs: 200,
       connectionTimeoutMs: 200,
@@ -244,14 +266,16 @@ describe('connectionTimeoutMs', () => {
     expect((away?.at ?? Number.POSITIVE_INFINITY) - cancelled).toBeLessThan(450);
   });
 
-  test('connectionTimeoutMs: 0 and 1.5 are refused by name', async () => {
+  test('connectionTimeoutMs: 0 and 1.5 are refused by name', { tags: ['threat-model'] }, async () => {
     await expect(serving({ connectionTimeoutMs: 0 })).rejects.toThrow(/connectionTimeoutMs/);
     await expect(serving({ connectionTimeoutMs: 1.5 })).rejects.toThrow(/connectionTimeoutMs/);
   });
 });
 
 describe('what the server reads of a body it refuses', () => {
-  test('an HTTP/1.1 caller refused 403 before its body has none of it read: the server reads exactly its head', async () => {
+  test('an HTTP/1.1 caller refused 403 before its body has none of it read: the server reads exactly its head', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port, server } = await serving();
     const serverSide = new Promise<number>((resolve) => {
       server.once('connection', (socket: Socket) => socket.once('close', () => resolve(socket.bytesRead)));
@@ -265,7 +289,9 @@ describe('what the server reads of a body it refuses', () => {
     expect(await serverSide).toBe(Buffer.byteLength(head));
   });
 
-  test('an HTTP/2 caller refused 403 before its body is granted nothing past the initial 65,535-byte window', async () => {
+  test('an HTTP/2 caller refused 403 before its body is granted nothing past the initial 65,535-byte window', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving();
     const client = await peer(port);
     client.send(headersFrame(1, postFields([['origin', 'http://evil.example']])));
@@ -279,7 +305,9 @@ describe('what the server reads of a body it refuses', () => {
     expect(sent).toBeLessThanOrEqual(65_535);
   });
 
-  test('an HTTP/2 caller declaring content-length 2,000,000 is refused 413 and granted nothing past 65,535 bytes', async () => {
+  test('an HTTP/2 caller declaring content-length 2,000,000 is refused 413 and granted nothing past 65,535 bytes', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving();
     const client = await peer(port);
     client.send(headersFrame(1, postFields([['content-length', '2000000']])));
@@ -291,7 +319,9 @@ describe('what the server reads of a body it refuses', () => {
     expect(sent).toBeLessThanOrEqual(65_535);
   });
 
-  test('an undeclared HTTP/2 upload crossing 1,048,576 bytes is refused 413 with at most one 65,535-byte window granted past the cap', async () => {
+  test('an undeclared HTTP/2 upload crossing 1,048,576 bytes is refused 413 with at most one 65,535-byte window granted past the cap', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving();
     const client = await peer(port);
     client.send(headersFrame(1, ECHO_FIELDS));
@@ -305,7 +335,9 @@ describe('what the server reads of a body it refuses', () => {
 });
 
 describe('Expect: 100-continue and the read deadline over HTTP/2', () => {
-  test('an HTTP/2 caller with expect: 100-continue refused by its Origin gets 403 and no 100 before it', async () => {
+  test('an HTTP/2 caller with expect: 100-continue refused by its Origin gets 403 and no 100 before it', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving();
     const client = await peer(port);
     client.send(
@@ -322,7 +354,9 @@ describe('Expect: 100-continue and the read deadline over HTTP/2', () => {
     expect(client.rstCode(1)).toBe(NO_ERROR);
   });
 
-  test('an admitted HTTP/2 caller with expect: 100-continue gets 100 before it sends its body, then 200', async () => {
+  test('an admitted HTTP/2 caller with expect: 100-continue gets 100 before it sends its body, then 200', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving();
     const client = await peer(port);
     client.send(headersFrame(1, [...ECHO_FIELDS, ['expect', '100-continue']]));
@@ -334,7 +368,9 @@ describe('Expect: 100-continue and the read deadline over HTTP/2', () => {
     expect(json(client, 1)).toMatchObject(ECHO_ANSWER);
   });
 
-  test('an HTTP/2 stream that stops mid-body is answered 408 at readTimeoutMs: 300 and the session serves the next stream', async () => {
+  test('an HTTP/2 stream that stops mid-body is answered 408 at readTimeoutMs: 300 and the session serves the next stream', {
+    tags: ['threat-model'],
+  }, async () => {
     const { port } = await serving({ readTimeoutMs: 300 });
     const client = await peer(port);
     client.send(headersFrame(1, ECHO_FIELDS));

@@ -82,7 +82,7 @@ describe('the node:http2 core API', () => {
     });
   });
 
-  test('an Origin not on the list is answered 403 with no id', async () => {
+  test('an Origin not on the list is answered 403 with no id', { tags: ['threat-model'] }, async () => {
     const reply = await request({ origin: 'http://evil.example' }, ECHO.body);
     expect(reply.status).toBe(403);
     expect(JSON.parse(reply.body)).toEqual({
@@ -91,12 +91,14 @@ describe('the node:http2 core API', () => {
     });
   });
 
-  test('a caller about to be refused is never sent 100 Continue', async () => {
+  test('a caller about to be refused is never sent 100 Continue', { tags: ['threat-model'] }, async () => {
     const reply = await request({ origin: 'http://evil.example', expect: '100-continue' }, ECHO.body, true);
     expect(reply).toMatchObject({ status: 403, invited: false });
   });
 
-  test('an admitted caller that expects 100-continue is invited, then answered', async () => {
+  test('an admitted caller that expects 100-continue is invited, then answered', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await request({ expect: '100-continue' }, ECHO.body, true);
     expect(reply).toMatchObject({ status: 200, invited: true });
     expect(JSON.parse(reply.body)).toMatchObject({

@@ -31,7 +31,7 @@ const INITIALIZE = JSON.stringify({
 });
 
 describe('2026-07-28 requests', () => {
-  test('a result is answered 200 with resultType', async () => {
+  test('a result is answered 200 with resultType', { tags: ['threat-model'] }, async () => {
     const call = modernRequest(1, 'tools/call', { name: 'add', arguments: { a: 2, b: 3 } });
     const reply = await send(call.body, call.headers);
     expect(reply.status).toBe(200);
@@ -41,7 +41,9 @@ describe('2026-07-28 requests', () => {
     });
   });
 
-  test('an Mcp-Method that disagrees with the body is answered 400 with -32020 and the request id', async () => {
+  test('an Mcp-Method that disagrees with the body is answered 400 with -32020 and the request id', {
+    tags: ['threat-model'],
+  }, async () => {
     const call = modernRequest(2, 'tools/list');
     const reply = await send(call.body, { ...call.headers, 'Mcp-Method': 'tools/call' });
     expect(reply.statusLine).toBe('HTTP/1.1 400 Bad Request');
@@ -52,7 +54,9 @@ describe('2026-07-28 requests', () => {
     });
   });
 
-  test('a missing Mcp-Name on tools/call is answered 400 with -32020', async () => {
+  test('a missing Mcp-Name on tools/call is answered 400 with -32020', {
+    tags: ['threat-model'],
+  }, async () => {
     const call = modernRequest(3, 'tools/call', { name: 'echo', arguments: { text: 'x' } });
     const reply = await send(call.body, { ...call.headers, 'Mcp-Name': undefined });
     expect(reply.status).toBe(400);
@@ -62,7 +66,7 @@ describe('2026-07-28 requests', () => {
     });
   });
 
-  test('an unknown method is answered 404 with -32601', async () => {
+  test('an unknown method is answered 404 with -32601', { tags: ['threat-model'] }, async () => {
     const call = modernRequest(4, 'nope/nothing');
     const reply = await send(call.body, call.headers);
     expect(reply.statusLine).toBe('HTTP/1.1 404 Not Found');
@@ -73,28 +77,32 @@ describe('2026-07-28 requests', () => {
     });
   });
 
-  test('an unknown tool is a method-level error answered 200', async () => {
+  test('an unknown tool is a method-level error answered 200', { tags: ['threat-model'] }, async () => {
     const call = modernRequest(5, 'tools/call', { name: 'no_such_tool', arguments: {} });
     const reply = await send(call.body, call.headers);
     expect(reply.status).toBe(200);
     expect(reply.json).toMatchObject({ id: 5, error: {} });
   });
 
-  test('a host handler that throws an error with its own status is answered 500 with -32603 and the id', async () => {
+  test('a host handler that throws an error with its own status is answered 500 with -32603 and the id', {
+    tags: ['threat-model'],
+  }, async () => {
     const call = modernRequest(6, 'tools/call', { name: 'throws', arguments: {} });
     const reply = await send(call.body, call.headers);
     expect(reply.statusLine).toBe('HTTP/1.1 500 Internal Server Error');
     expect(reply.json).toEqual({ jsonrpc: '2.0', id: 6, error: { code: -32603, message: 'Internal error' } });
   });
 
-  test('a result that cannot be serialized is answered 500 with -32603 and the id', async () => {
+  test('a result that cannot be serialized is answered 500 with -32603 and the id', {
+    tags: ['threat-model'],
+  }, async () => {
     const call = modernRequest(7, 'tools/call', { name: 'bigint', arguments: {} });
     const reply = await send(call.body, call.headers);
     expect(reply.status).toBe(500);
     expect(reply.json).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Internal error' } });
   });
 
-  test('a notification is answered 202 with an empty body', async () => {
+  test('a notification is answered 202 with an empty body', { tags: ['threat-model'] }, async () => {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
@@ -106,7 +114,9 @@ describe('2026-07-28 requests', () => {
     expect(reply.body).toBe('');
   });
 
-  test('a JSON-RPC response sent by the client is answered 400 with no id', async () => {
+  test('a JSON-RPC response sent by the client is answered 400 with no id', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await send(JSON.stringify({ jsonrpc: '2.0', id: 9, result: {} }), {});
     expect(reply.status).toBe(400);
     expect(reply.json).toEqual({
@@ -118,7 +128,9 @@ describe('2026-07-28 requests', () => {
     });
   });
 
-  test('an invalid envelope is answered 400 before the headers are compared', async () => {
+  test('an invalid envelope is answered 400 before the headers are compared', {
+    tags: ['threat-model'],
+  }, async () => {
     const body = JSON.stringify({ jsonrpc: '1.0', id: 10, method: 'tools/list', params: { _meta: {} } });
     const reply = await send(body, {});
     expect(reply.status).toBe(400);
@@ -127,7 +139,9 @@ describe('2026-07-28 requests', () => {
     });
   });
 
-  test('a request with neither _meta nor a version header is answered 400 with -32602 naming _meta', async () => {
+  test('a request with neither _meta nor a version header is answered 400 with -32602 naming _meta', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await send(JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/list' }), {});
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ id: 11, error: { code: -32602 } });
@@ -136,14 +150,16 @@ describe('2026-07-28 requests', () => {
 });
 
 describe('stateless 2025-11-25', () => {
-  test('initialize is answered 200 and no Mcp-Session-Id is issued', async () => {
+  test('initialize is answered 200 and no Mcp-Session-Id is issued', { tags: ['threat-model'] }, async () => {
     const reply = await send(INITIALIZE, {});
     expect(reply.status).toBe(200);
     expect(reply.headers['mcp-session-id']).toBeUndefined();
     expect(reply.json).toMatchObject({ id: 0, result: { protocolVersion: '2025-11-25' } });
   });
 
-  test('a request carrying an Mcp-Session-Id is answered as if it had none', async () => {
+  test('a request carrying an Mcp-Session-Id is answered as if it had none', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {
       ...LEGACY_HEADERS,
       'Mcp-Session-Id': 'made-up',
@@ -152,7 +168,9 @@ describe('stateless 2025-11-25', () => {
     expect(reply.headers['mcp-session-id']).toBeUndefined();
   });
 
-  test('a request named 2025-11-25 by MCP-Protocol-Version is answered without 2026 envelope members', async () => {
+  test('a request named 2025-11-25 by MCP-Protocol-Version is answered without 2026 envelope members', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), LEGACY_HEADERS);
     expect(reply.status).toBe(200);
     const result = reply.json?.['result'] as Json;
@@ -160,12 +178,14 @@ describe('stateless 2025-11-25', () => {
     expect(result['resultType']).toBeUndefined();
   });
 
-  test('ping is served on the 2025-11-25 path', async () => {
+  test('ping is served on the 2025-11-25 path', { tags: ['threat-model'] }, async () => {
     const reply = await send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }), LEGACY_HEADERS);
     expect(reply.json).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
   });
 
-  test('a version header naming another revision is answered 400 with -32020', async () => {
+  test('a version header naming another revision is answered 400 with -32020', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }), {
       'MCP-Protocol-Version': '2025-06-18',
     });
@@ -173,7 +193,9 @@ describe('stateless 2025-11-25', () => {
     expect(reply.json).toMatchObject({ id: 4, error: { code: -32020 } });
   });
 
-  test('a 2025-11-25 request whose Mcp-Method and Mcp-Name say another call is answered 400 with -32020', async () => {
+  test('a 2025-11-25 request whose Mcp-Method and Mcp-Name say another call is answered 400 with -32020', {
+    tags: ['threat-model'],
+  }, async () => {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 5,
@@ -188,7 +210,9 @@ describe('stateless 2025-11-25', () => {
     });
   });
 
-  test('a 2025-11-25 tools/call whose Mcp-Name names another tool is answered 400 with -32020', async () => {
+  test('a 2025-11-25 tools/call whose Mcp-Name names another tool is answered 400 with -32020', {
+    tags: ['threat-model'],
+  }, async () => {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 6,
@@ -203,7 +227,9 @@ describe('stateless 2025-11-25', () => {
     });
   });
 
-  test('a 2025-11-25 tools/call whose carried headers agree with the body is served', async () => {
+  test('a 2025-11-25 tools/call whose carried headers agree with the body is served', {
+    tags: ['threat-model'],
+  }, async () => {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 7,
@@ -215,13 +241,15 @@ describe('stateless 2025-11-25', () => {
     expect(reply.json).toMatchObject({ id: 7, result: { structuredContent: { sum: 3 } } });
   });
 
-  test('an initialize carrying an Mcp-Method of another method is answered 400 with -32020', async () => {
+  test('an initialize carrying an Mcp-Method of another method is answered 400 with -32020', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await send(INITIALIZE, { 'Mcp-Method': 'tools/call' });
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ id: 0, error: { code: -32020 } });
   });
 
-  test('notifications/initialized is answered 202', async () => {
+  test('notifications/initialized is answered 202', { tags: ['threat-model'] }, async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const reply = await send(body, LEGACY_HEADERS);
     expect(reply.status).toBe(202);

@@ -26,7 +26,7 @@ async function serveWith(options: Partial<HttpHandlerOptions>): Promise<number> 
 }
 
 describe('authorize', () => {
-  test('only an awaited { ok: true } admits', async () => {
+  test('only an awaited { ok: true } admits', { tags: ['threat-model'] }, async () => {
     const port = await serveWith({ authorize: async () => ({ ok: true }) });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(200);
@@ -38,7 +38,7 @@ describe('authorize', () => {
     ['true', () => true],
     ['{ ok: "yes" }', () => ({ ok: 'yes' })],
     ['a promise of true', async () => true],
-  ])('%s is a refusal answered 403', async (_name, hook) => {
+  ])('%s is a refusal answered 403', { tags: ['threat-model'] }, async (_name, hook) => {
     const port = await serveWith({ authorize: hook as unknown as HttpHandlerOptions['authorize'] });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
     expect(reply.statusLine).toBe('HTTP/1.1 403 Forbidden');
@@ -47,7 +47,9 @@ describe('authorize', () => {
     reply.client.end();
   });
 
-  test('a 401 refusal carries the hook’s WWW-Authenticate and not its reason', async () => {
+  test('a 401 refusal carries the hook’s WWW-Authenticate and not its reason', {
+    tags: ['threat-model'],
+  }, async () => {
     const events: HttpLogEvent[] = [];
     const port = await serveWith({
       authorize: () => ({
@@ -70,7 +72,7 @@ describe('authorize', () => {
     reply.client.end();
   });
 
-  test('a hook header value holding CR LF is left out, not written', async () => {
+  test('a hook header value holding CR LF is left out, not written', { tags: ['threat-model'] }, async () => {
     const port = await serveWith({
       authorize: () => ({
         ok: false,
@@ -85,7 +87,7 @@ describe('authorize', () => {
     reply.client.end();
   });
 
-  test('a 429 refusal carries Retry-After', async () => {
+  test('a 429 refusal carries Retry-After', { tags: ['threat-model'] }, async () => {
     const port = await serveWith({
       authorize: () => ({ ok: false, status: 429, headers: { 'retry-after': '30' } }),
     });
@@ -95,7 +97,9 @@ describe('authorize', () => {
     reply.client.end();
   });
 
-  test('a refusal with WWW-Authenticate on a 403 sends no WWW-Authenticate', async () => {
+  test('a refusal with WWW-Authenticate on a 403 sends no WWW-Authenticate', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith({
       authorize: () => ({ ok: false, headers: { 'www-authenticate': 'Bearer' } }),
     });
@@ -105,7 +109,9 @@ describe('authorize', () => {
     reply.client.end();
   });
 
-  test('a hook that throws is answered 500 with -32603 and reported as a fault', async () => {
+  test('a hook that throws is answered 500 with -32603 and reported as a fault', {
+    tags: ['threat-model'],
+  }, async () => {
     const faults: string[] = [];
     const port = await serveWith({
       authorize: () => {
@@ -124,21 +130,25 @@ describe('authorize', () => {
     reply.client.end();
   });
 
-  test('a hook that rejects is answered 500', async () => {
+  test('a hook that rejects is answered 500', { tags: ['threat-model'] }, async () => {
     const port = await serveWith({ authorize: () => Promise.reject(new Error('nope')) });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(500);
     reply.client.end();
   });
 
-  test('a hook that never settles is refused 403 once the read deadline passes', async () => {
+  test('a hook that never settles is refused 403 once the read deadline passes', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith({ authorize: () => new Promise(() => {}), readTimeoutMs: 200 });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(403);
     reply.client.end();
   });
 
-  test('the hook sees method, a null-prototype header copy, raw headers and the peer address', async () => {
+  test('the hook sees method, a null-prototype header copy, raw headers and the peer address', {
+    tags: ['threat-model'],
+  }, async () => {
     let seen: unknown;
     const port = await serveWith({
       authorize: (request) => {
@@ -158,7 +168,7 @@ describe('authorize', () => {
     reply.client.end();
   });
 
-  test('what auth carries reaches the handler as ctx.auth', async () => {
+  test('what auth carries reaches the handler as ctx.auth', { tags: ['threat-model'] }, async () => {
     let reached: unknown;
     const server = createServer({
       name: 'auth',
@@ -187,7 +197,9 @@ describe('authorize', () => {
     reply.client.end();
   });
 
-  test('authorize runs before the body is read: a refused caller that never sends its body is answered', async () => {
+  test('authorize runs before the body is read: a refused caller that never sends its body is answered', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith({ authorize: () => ({ ok: false }) });
     const reply = await exchange(port, post('', { ...ECHO.headers, 'Content-Length': 1_000 }));
     expect(reply.status).toBe(403);

@@ -31,7 +31,7 @@ function echoOfSize(size: number): { body: string; headers: Record<string, unkno
 }
 
 describe('reading the body', () => {
-  test('a body of exactly 1,048,576 bytes is read and answered', async () => {
+  test('a body of exactly 1,048,576 bytes is read and answered', { tags: ['threat-model'] }, async () => {
     const port = await serveWith();
     const request = echoOfSize(1_048_576);
     const reply = await exchange(port, post(request.body, request.headers));
@@ -40,7 +40,9 @@ describe('reading the body', () => {
     reply.client.end();
   });
 
-  test('a body that stops arriving is answered 408 naming the deadline, and the connection is closed', async () => {
+  test('a body that stops arriving is answered 408 naming the deadline, and the connection is closed', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith({ readTimeoutMs: 300 });
     const reply = await exchange(port, post(LIST.body, LIST.headers).slice(0, -10));
     expect(reply.statusLine).toBe('HTTP/1.1 408 Request Timeout');
@@ -52,7 +54,9 @@ describe('reading the body', () => {
     await reply.client.closed;
   });
 
-  test('the deadline covers the whole body however it is split: steady small chunks still lapse', async () => {
+  test('the deadline covers the whole body however it is split: steady small chunks still lapse', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith({ readTimeoutMs: 300 });
     const bytes = post(LIST.body, LIST.headers);
     const headEnd = bytes.indexOf('\r\n\r\n') + 4;
@@ -71,7 +75,9 @@ describe('reading the body', () => {
     client.end();
   });
 
-  test('a body that is not JSON is answered 400 with the reader’s code and message, and the connection stays open', async () => {
+  test('a body that is not JSON is answered 400 with the reader’s code and message, and the connection stays open', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith();
     const client = new RawClient(port);
     client.send(post('{"jsonrpc":', LIST.headers));
@@ -88,7 +94,7 @@ describe('reading the body', () => {
     client.end();
   });
 
-  test('a batch is answered 400 with -32600', async () => {
+  test('a batch is answered 400 with -32600', { tags: ['threat-model'] }, async () => {
     const port = await serveWith();
     const reply = await exchange(port, post(`[${LIST.body}]`, LIST.headers));
     expect(reply.status).toBe(400);
@@ -99,7 +105,9 @@ describe('reading the body', () => {
     reply.client.end();
   });
 
-  test('authorizeBody sees the exact bytes, and its refusal is 403 on a connection that stays open', async () => {
+  test('authorizeBody sees the exact bytes, and its refusal is 403 on a connection that stays open', {
+    tags: ['threat-model'],
+  }, async () => {
     const seen: string[] = [];
     const port = await serveWith({
       authorizeBody: (_request, bytes) => {
@@ -118,7 +126,9 @@ describe('reading the body', () => {
     client.end();
   });
 
-  test('an authorizeBody that throws is answered 500 with -32603 and reported as a fault', async () => {
+  test('an authorizeBody that throws is answered 500 with -32603 and reported as a fault', {
+    tags: ['threat-model'],
+  }, async () => {
     const faults: string[] = [];
     const port = await serveWith({
       authorizeBody: () => {
@@ -137,14 +147,18 @@ describe('reading the body', () => {
     reply.client.end();
   });
 
-  test('an authorizeBody still pending at the read deadline is refused 403', async () => {
+  test('an authorizeBody still pending at the read deadline is refused 403', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith({ authorizeBody: () => new Promise(() => {}), readTimeoutMs: 300 });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
     expect(reply.statusLine).toBe('HTTP/1.1 403 Forbidden');
     reply.client.end();
   });
 
-  test('an authorizeBody refusal naming 401 or 429 is still answered 403, without the hook headers', async () => {
+  test('an authorizeBody refusal naming 401 or 429 is still answered 403, without the hook headers', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith({
       authorizeBody: () => ({ ok: false, status: 401, headers: { 'www-authenticate': 'Bearer' } }),
     });
@@ -154,7 +168,9 @@ describe('reading the body', () => {
     reply.client.end();
   });
 
-  test('a client that leaves mid-body gets no answer and is no host fault', async () => {
+  test('a client that leaves mid-body gets no answer and is no host fault', {
+    tags: ['threat-model'],
+  }, async () => {
     const faults: string[] = [];
     const logged: unknown[] = [];
     const port = await serveWith({
@@ -173,7 +189,9 @@ describe('reading the body', () => {
     expect(logged).toEqual([]);
   });
 
-  test('a refusal before the read closes the connection: a second request on it is not answered', async () => {
+  test('a refusal before the read closes the connection: a second request on it is not answered', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith();
     const client = new RawClient(port);
     client.send(
@@ -193,20 +211,24 @@ describe('how Node frames what the handler never sees', () => {
     ['two Content-Length lines that agree', { 'Content-Length': ['64', '64'] }],
     ['a signed Content-Length', { 'Content-Length': '+64' }],
     ['Content-Length with Transfer-Encoding', { 'Transfer-Encoding': 'chunked' }],
-  ])('%s is refused 400 by Node’s parser before the handler runs', async (_name, headers) => {
-    let called = false;
-    const port = await serveWith({
-      authorize: () => {
-        called = true;
-        return { ok: true };
-      },
-    });
-    const client = new RawClient(port);
-    client.send(post(LIST.body, { ...LIST.headers, ...headers }));
-    await client.closed;
-    expect(client.text()).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    expect(called).toBe(false);
-  });
+  ])(
+    '%s is refused 400 by Node’s parser before the handler runs',
+    { tags: ['threat-model'] },
+    async (_name, headers) => {
+      let called = false;
+      const port = await serveWith({
+        authorize: () => {
+          called = true;
+          return { ok: true };
+        },
+      });
+      const client = new RawClient(port);
+      client.send(post(LIST.body, { ...LIST.headers, ...headers }));
+      await client.closed;
+      expect(client.text()).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      expect(called).toBe(false);
+    },
+  );
 });
 
 describe('Expect: 100-continue', () => {
@@ -218,7 +240,9 @@ describe('Expect: 100-continue', () => {
       ...extra,
     });
 
-  test('mounted plainly, Node writes 100 Continue before the handler can refuse', async () => {
+  test('mounted plainly, Node writes 100 Continue before the handler can refuse', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith();
     const client = new RawClient(port);
     client.send(expecting({ Origin: 'http://evil.example' }));
@@ -228,7 +252,9 @@ describe('Expect: 100-continue', () => {
     client.end();
   });
 
-  test('with checkContinue, a caller about to be refused is never invited to send its body', async () => {
+  test('with checkContinue, a caller about to be refused is never invited to send its body', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith({}, true);
     const client = new RawClient(port);
     client.send(expecting({ Origin: 'http://evil.example' }));
@@ -238,7 +264,9 @@ describe('Expect: 100-continue', () => {
     expect(client.text()).not.toContain('100 Continue');
   });
 
-  test('with checkContinue, an oversized Content-Length is refused 413 without 100 Continue', async () => {
+  test('with checkContinue, an oversized Content-Length is refused 413 without 100 Continue', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith({}, true);
     const client = new RawClient(port);
     client.send(expecting({ 'Content-Length': 1_048_577 }));
@@ -247,7 +275,9 @@ describe('Expect: 100-continue', () => {
     expect(client.text()).not.toContain('100 Continue');
   });
 
-  test('with checkContinue, an admitted caller gets 100 Continue and then its answer', async () => {
+  test('with checkContinue, an admitted caller gets 100 Continue and then its answer', {
+    tags: ['threat-model'],
+  }, async () => {
     const port = await serveWith({}, true);
     const client = new RawClient(port);
     client.send(expecting());

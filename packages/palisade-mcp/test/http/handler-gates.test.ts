@@ -16,7 +16,9 @@ describe('the checks before the body is read', () => {
     await mounted.close();
   });
 
-  test('a request passing every check is answered 200 with application/json', async () => {
+  test('a request passing every check is answered 200 with application/json', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await exchange(mounted.port, post(TOOLS_LIST.body, TOOLS_LIST.headers));
     expect(reply.statusLine).toBe('HTTP/1.1 200 OK');
     expect(reply.headers['content-type']).toBe('application/json');
@@ -24,7 +26,9 @@ describe('the checks before the body is read', () => {
     reply.client.end();
   });
 
-  test('a Host not on the list is answered 421 with -32600 and the connection is closed', async () => {
+  test('a Host not on the list is answered 421 with -32600 and the connection is closed', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await exchange(
       mounted.port,
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, Host: 'evil.example' }),
@@ -35,7 +39,9 @@ describe('the checks before the body is read', () => {
     await reply.client.closed;
   });
 
-  test('a Host on the list is admitted whatever its port and letter case', async () => {
+  test('a Host on the list is admitted whatever its port and letter case', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await exchange(
       mounted.port,
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, Host: 'LocalHost:1' }),
@@ -44,7 +50,7 @@ describe('the checks before the body is read', () => {
     reply.client.end();
   });
 
-  test('a bracketed [::1] Host matches the listed ::1', async () => {
+  test('a bracketed [::1] Host matches the listed ::1', { tags: ['threat-model'] }, async () => {
     const reply = await exchange(
       mounted.port,
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, Host: '[::1]:8080' }),
@@ -53,7 +59,7 @@ describe('the checks before the body is read', () => {
     reply.client.end();
   });
 
-  test('two Host lines are answered 400 even when both are allowed', async () => {
+  test('two Host lines are answered 400 even when both are allowed', { tags: ['threat-model'] }, async () => {
     const reply = await exchange(
       mounted.port,
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, Host: ['127.0.0.1', 'localhost'] }),
@@ -63,13 +69,13 @@ describe('the checks before the body is read', () => {
     reply.client.end();
   });
 
-  test('a request without Origin is admitted', async () => {
+  test('a request without Origin is admitted', { tags: ['threat-model'] }, async () => {
     const reply = await exchange(mounted.port, post(TOOLS_LIST.body, TOOLS_LIST.headers));
     expect(reply.status).toBe(200);
     reply.client.end();
   });
 
-  test('a listed Origin is admitted in any letter case', async () => {
+  test('a listed Origin is admitted in any letter case', { tags: ['threat-model'] }, async () => {
     const reply = await exchange(
       mounted.port,
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, Origin: 'HTTP://App.Example' }),
@@ -78,7 +84,7 @@ describe('the checks before the body is read', () => {
     reply.client.end();
   });
 
-  test('an Origin not on the list is answered 403 with no id', async () => {
+  test('an Origin not on the list is answered 403 with no id', { tags: ['threat-model'] }, async () => {
     const reply = await exchange(
       mounted.port,
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, Origin: 'http://127.0.0.1' }),
@@ -89,7 +95,9 @@ describe('the checks before the body is read', () => {
     reply.client.end();
   });
 
-  test('two Origin lines that disagree are answered 403 even when the first is listed', async () => {
+  test('two Origin lines that disagree are answered 403 even when the first is listed', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await exchange(
       mounted.port,
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, Origin: ['http://app.example', 'http://evil.example'] }),
@@ -100,6 +108,7 @@ describe('the checks before the body is read', () => {
 
   test.each(['HTTP/2.0', 'HTTP/0.9'])(
     'an HTTP/1 request line claiming %s is answered 505 and closed, and never served as HTTP/2',
+    { tags: ['threat-model'] },
     async (version) => {
       const reply = await exchange(
         mounted.port,
@@ -116,13 +125,17 @@ describe('the checks before the body is read', () => {
     },
   );
 
-  test.each(['GET', 'DELETE', 'PUT'])('%s is answered 405 with Allow: POST', async (method) => {
-    const reply = await exchange(mounted.port, post('', {}, method));
-    expect(reply.statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
-    expect(reply.headers['allow']).toBe('POST');
-    expect(reply.headers['connection']).toBe('close');
-    reply.client.end();
-  });
+  test.each(['GET', 'DELETE', 'PUT'])(
+    '%s is answered 405 with Allow: POST',
+    { tags: ['threat-model'] },
+    async (method) => {
+      const reply = await exchange(mounted.port, post('', {}, method));
+      expect(reply.statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
+      expect(reply.headers['allow']).toBe('POST');
+      expect(reply.headers['connection']).toBe('close');
+      reply.client.end();
+    },
+  );
 
   test.each([
     'application/json',
@@ -130,7 +143,7 @@ describe('the checks before the body is read', () => {
     '*/*',
     'text/html;q=0.5, application/json;q=0.1',
     'APPLICATION/JSON; charset=utf-8',
-  ])('Accept %s admits JSON', async (accept) => {
+  ])('Accept %s admits JSON', { tags: ['threat-model'] }, async (accept) => {
     const reply = await exchange(
       mounted.port,
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, Accept: accept }),
@@ -141,6 +154,7 @@ describe('the checks before the body is read', () => {
 
   test.each(['text/event-stream', 'text/html', 'application/json;q=0', 'application/json;q=0, */*'])(
     'Accept %s is answered 406',
+    { tags: ['threat-model'] },
     async (accept) => {
       const reply = await exchange(
         mounted.port,
@@ -154,7 +168,9 @@ describe('the checks before the body is read', () => {
     },
   );
 
-  test('Content-Type application/json with a charset parameter is admitted', async () => {
+  test('Content-Type application/json with a charset parameter is admitted', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await exchange(
       mounted.port,
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, 'Content-Type': 'Application/JSON; charset=utf-8' }),
@@ -165,6 +181,7 @@ describe('the checks before the body is read', () => {
 
   test.each(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx'])(
     'Content-Type %s is answered 415',
+    { tags: ['threat-model'] },
     async (type) => {
       const reply = await exchange(
         mounted.port,
@@ -178,7 +195,7 @@ describe('the checks before the body is read', () => {
     },
   );
 
-  test('a missing Content-Type is answered 415', async () => {
+  test('a missing Content-Type is answered 415', { tags: ['threat-model'] }, async () => {
     const reply = await exchange(
       mounted.port,
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, 'Content-Type': undefined }),
@@ -187,7 +204,7 @@ describe('the checks before the body is read', () => {
     reply.client.end();
   });
 
-  test('a chunked body is answered 411 before any of it is read', async () => {
+  test('a chunked body is answered 411 before any of it is read', { tags: ['threat-model'] }, async () => {
     const head = post('', {
       ...TOOLS_LIST.headers,
       'Content-Length': undefined,
@@ -202,7 +219,7 @@ describe('the checks before the body is read', () => {
     await reply.client.closed;
   });
 
-  test('a POST without Content-Length is answered 411', async () => {
+  test('a POST without Content-Length is answered 411', { tags: ['threat-model'] }, async () => {
     const reply = await exchange(
       mounted.port,
       post('', { ...TOOLS_LIST.headers, 'Content-Length': undefined }),
@@ -212,7 +229,9 @@ describe('the checks before the body is read', () => {
     reply.client.end();
   });
 
-  test('a Content-Length of 1,048,577 is answered 413 before any body byte is sent', async () => {
+  test('a Content-Length of 1,048,577 is answered 413 before any body byte is sent', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await exchange(
       mounted.port,
       post('', { ...TOOLS_LIST.headers, 'Content-Length': 1_048_577 }),

@@ -44,20 +44,26 @@ describe('no client byte, stack or inspected value in any answer', () => {
         ...modernRequest(2, 'tools/call', { name: 'throws' }).headers,
       }),
     ],
-  ])('a request refused for its %s does not see the marker come back', async (_rule, bytes) => {
-    mounted = await mountHandler({
-      authorize: (request) =>
-        request.rawHeaders.includes('X-Deny') ? { ok: false, reason: MARKER } : { ok: true },
-    });
-    const reply = await exchange(mounted.port, bytes);
-    expect(reply.status).toBeGreaterThanOrEqual(400);
-    const text = reply.client.text();
-    expect(text).not.toContain(MARKER);
-    expect(text).not.toContain('    at ');
-    reply.client.end();
-  });
+  ])(
+    'a request refused for its %s does not see the marker come back',
+    { tags: ['threat-model'] },
+    async (_rule, bytes) => {
+      mounted = await mountHandler({
+        authorize: (request) =>
+          request.rawHeaders.includes('X-Deny') ? { ok: false, reason: MARKER } : { ok: true },
+      });
+      const reply = await exchange(mounted.port, bytes);
+      expect(reply.status).toBeGreaterThanOrEqual(400);
+      const text = reply.client.text();
+      expect(text).not.toContain(MARKER);
+      expect(text).not.toContain('    at ');
+      reply.client.end();
+    },
+  );
 
-  test('an authorize refusal’s reason holding the marker does not come back', async () => {
+  test('an authorize refusal’s reason holding the marker does not come back', {
+    tags: ['threat-model'],
+  }, async () => {
     mounted = await mountHandler({ authorize: () => ({ ok: false, status: 401, reason: MARKER }) });
     const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, Authorization: MARKER }));
     expect(reply.status).toBe(401);
@@ -67,7 +73,9 @@ describe('no client byte, stack or inspected value in any answer', () => {
 });
 
 describe('a body parser mounted in front', () => {
-  test('a consumed body is answered 500 with -32603 and a fault naming the fix', async () => {
+  test('a consumed body is answered 500 with -32603 and a fault naming the fix', {
+    tags: ['threat-model'],
+  }, async () => {
     const faults: string[] = [];
     const handler = createHttpHandler(basicServer(), { ...ADMIT_ALL, onFault: (d) => faults.push(d) });
     // What express.json() does: read the whole stream, then hang the parsed value on req.body.
@@ -94,7 +102,9 @@ describe('a body parser mounted in front', () => {
 });
 
 describe('the palisade:http-refusal channel', () => {
-  test('publishes one { rule, status, code } per refusal, authorize refusals included', async () => {
+  test('publishes one { rule, status, code } per refusal, authorize refusals included', {
+    tags: ['threat-model'],
+  }, async () => {
     const events: unknown[] = [];
     const listener = (message: unknown): void => {
       events.push(message);
@@ -129,7 +139,9 @@ describe('the palisade:http-refusal channel', () => {
 });
 
 describe('refusing before the read', () => {
-  test('a refused caller’s unread body is not drained: the server stops reading after the answer', async () => {
+  test('a refused caller’s unread body is not drained: the server stops reading after the answer', {
+    tags: ['threat-model'],
+  }, async () => {
     mounted = await mountHandler();
     const serverSide = new Promise<number>((resolve) => {
       mounted?.server.once('connection', (socket) => socket.once('close', () => resolve(socket.bytesRead)));

@@ -150,7 +150,9 @@ describe('a client that goes away', () => {
     client.end();
   }
 
-  test('on 2026-07-28, closing the response aborts the handler’s signal and is no host fault', async () => {
+  test('on 2026-07-28, closing the response aborts the handler’s signal and is no host fault', {
+    tags: ['threat-model'],
+  }, async () => {
     const held = holdingServer();
     const faults: string[] = [];
     mounted = await mount(createHttpHandler(held.server, { ...ADMIT_ALL, onFault: (d) => faults.push(d) }));
@@ -165,7 +167,7 @@ describe('a client that goes away', () => {
     expect(faults).toEqual([]);
   });
 
-  test('on 2025-11-25, a disconnect is not a cancel', async () => {
+  test('on 2025-11-25, a disconnect is not a cancel', { tags: ['threat-model'] }, async () => {
     const held = holdingServer();
     mounted = await mount(createHttpHandler(held.server, ADMIT_ALL));
     const body = JSON.stringify({

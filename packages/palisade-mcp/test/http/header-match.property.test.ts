@@ -106,7 +106,9 @@ function nonCanonical(payload: string, pick: number, at: number): string {
 }
 
 describe('header-match properties', () => {
-  it('a conforming client always matches, with any whitespace around its values', () => {
+  it('a conforming client always matches, with any whitespace around its values', {
+    tags: ['threat-model'],
+  }, () => {
     fc.assert(
       fc.property(args, ows, text, (values, around, name) => {
         expect(call(values, conforming(values, around), name)).toEqual({ ok: true });
@@ -124,7 +126,7 @@ describe('header-match properties', () => {
     );
   });
 
-  it('a header spelling another value never matches', () => {
+  it('a header spelling another value never matches', { tags: ['threat-model'] }, () => {
     fc.assert(
       fc.property(args, args, (sent, body) => {
         fc.pre(sent.region !== body.region || sent.count !== body.count || sent.dryRun !== body.dryRun);
@@ -133,7 +135,9 @@ describe('header-match properties', () => {
     );
   });
 
-  it('a repeated field header never matches, whatever the repeat says and wherever it sits', () => {
+  it('a repeated field header never matches, whatever the repeat says and wherever it sits', {
+    tags: ['threat-model'],
+  }, () => {
     fc.assert(
       fc.property(
         args,
@@ -155,7 +159,7 @@ describe('header-match properties', () => {
     );
   });
 
-  it('a non-canonical base64 spelling never matches', () => {
+  it('a non-canonical base64 spelling never matches', { tags: ['threat-model'] }, () => {
     fc.assert(
       fc.property(args, fc.nat(), fc.nat(), (values, pick, at) => {
         const payload = Buffer.from(values.region, 'utf8').toString('base64');
@@ -184,7 +188,9 @@ describe('header-match properties', () => {
     );
   });
 
-  it('never throws on arbitrary header arrays, and every refusal is short and names its rule', () => {
+  it('never throws on arbitrary header arrays, and every refusal is short and names its rule', {
+    tags: ['threat-model'],
+  }, () => {
     const name = fc.oneof(
       fc.constantFrom(
         'MCP-Protocol-Version',

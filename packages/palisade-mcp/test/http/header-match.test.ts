@@ -72,7 +72,7 @@ describe('headerValues', () => {
 });
 
 describe('checkModernHeaders: the fixed headers', () => {
-  it('accepts a tools/call whose headers mirror its body', () => {
+  it('accepts a tools/call whose headers mirror its body', { tags: ['threat-model'] }, () => {
     expect(toolsCall(['Mcp-Param-Region', 'us-west1'], { region: 'us-west1' })).toBe('accepted');
   });
 
@@ -80,7 +80,7 @@ describe('checkModernHeaders: the fixed headers', () => {
     expect(toolsList(['Mcp-Method', 'tools/list'])).toBe('Header mismatch: MCP-Protocol-Version is missing');
   });
 
-  it('refuses an MCP-Protocol-Version that differs from params._meta', () => {
+  it('refuses an MCP-Protocol-Version that differs from params._meta', { tags: ['threat-model'] }, () => {
     expect(toolsList(['MCP-Protocol-Version', '2025-11-25', 'Mcp-Method', 'tools/list'])).toBe(
       'Header mismatch: MCP-Protocol-Version does not match the body',
     );
@@ -96,7 +96,7 @@ describe('checkModernHeaders: the fixed headers', () => {
     expect(toolsList(['MCP-Protocol-Version', '2026-07-28'])).toBe('Header mismatch: Mcp-Method is missing');
   });
 
-  it('compares Mcp-Method with the method case-sensitively', () => {
+  it('compares Mcp-Method with the method case-sensitively', { tags: ['threat-model'] }, () => {
     expect(toolsList(['MCP-Protocol-Version', '2026-07-28', 'Mcp-Method', 'Tools/List'])).toBe(
       'Header mismatch: Mcp-Method does not match the body',
     );
@@ -148,7 +148,7 @@ describe('checkModernHeaders: the fixed headers', () => {
     );
   });
 
-  it('holds Mcp-Name to params.uri on resources/read', () => {
+  it('holds Mcp-Name to params.uri on resources/read', { tags: ['threat-model'] }, () => {
     const headers = [
       'MCP-Protocol-Version',
       '2026-07-28',
@@ -198,7 +198,7 @@ describe('checkModernHeaders: notifications', () => {
 });
 
 describe('checkModernHeaders: repeated headers', () => {
-  it('refuses a second Mcp-Method line that disagrees with the first', () => {
+  it('refuses a second Mcp-Method line that disagrees with the first', { tags: ['threat-model'] }, () => {
     expect(
       toolsList([
         'MCP-Protocol-Version',
@@ -211,7 +211,7 @@ describe('checkModernHeaders: repeated headers', () => {
     ).toBe('Header mismatch: Mcp-Method is repeated; it must appear once');
   });
 
-  it('refuses a repeated MCP-Protocol-Version even when the values agree', () => {
+  it('refuses a repeated MCP-Protocol-Version even when the values agree', { tags: ['threat-model'] }, () => {
     expect(
       toolsList([
         'MCP-Protocol-Version',
@@ -239,7 +239,9 @@ describe('checkModernHeaders: repeated headers', () => {
     ).toBe('Header mismatch: Mcp-Name is repeated; it must appear once');
   });
 
-  it('refuses a repeated declared Mcp-Param header even when the values agree', () => {
+  it('refuses a repeated declared Mcp-Param header even when the values agree', {
+    tags: ['threat-model'],
+  }, () => {
     expect(toolsCall(['Mcp-Param-Region', 'eu', 'mcp-param-region', 'eu'], { region: 'eu' })).toBe(
       'Header mismatch: Mcp-Param-Region is repeated; it must appear once',
     );
@@ -298,7 +300,7 @@ describe('checkModernHeaders: Mcp-Param headers', () => {
     );
   });
 
-  it('ignores an Mcp-Param header the tool does not declare', () => {
+  it('ignores an Mcp-Param header the tool does not declare', { tags: ['threat-model'] }, () => {
     expect(toolsCall(['Mcp-Param-Zone', 'b'], {}, [])).toBe('accepted');
   });
 
@@ -329,7 +331,7 @@ describe('checkModernHeaders: Mcp-Param headers', () => {
     expect(toolsCall(['Mcp-Param-Region', ''], { region: '' })).toBe('accepted');
   });
 
-  it('holds a header a notification carries to its body', () => {
+  it('holds a header a notification carries to its body', { tags: ['threat-model'] }, () => {
     const check = checkModernHeaders({
       headers: indexHeaders(['Mcp-Param-Region', 'eu']),
       message: { method: 'tools/call', isNotification: true, params: { arguments: { region: 'us' } } },
@@ -359,6 +361,7 @@ describe('checkModernHeaders: integer arguments', () => {
 
   it.each(['+42', '042', '0x2A', '4.2e1', '42.', '.42', '4_2', '4 2', '', '42.5'])(
     'refuses %j as an integer',
+    { tags: ['threat-model'] },
     (value) => {
       expect(toolsCall(['Mcp-Param-Count', value], { count: 42 }, [COUNT])).toBe(
         'Header mismatch: Mcp-Param-Count is not a decimal integer within the safe range',
@@ -378,7 +381,7 @@ describe('checkModernHeaders: integer arguments', () => {
     );
   });
 
-  it('refuses an integer beyond the safe range', () => {
+  it('refuses an integer beyond the safe range', { tags: ['threat-model'] }, () => {
     expect(toolsCall(['Mcp-Param-Count', '9007199254740992'], { count: 9007199254740992 }, [COUNT])).toBe(
       'Header mismatch: Mcp-Param-Count is not a decimal integer within the safe range',
     );
@@ -402,7 +405,7 @@ describe('checkModernHeaders: boolean arguments', () => {
     );
   });
 
-  it.each(['True', 'TRUE', '1', 'yes'])('refuses %j as a boolean', (value) => {
+  it.each(['True', 'TRUE', '1', 'yes'])('refuses %j as a boolean', { tags: ['threat-model'] }, (value) => {
     expect(toolsCall(['Mcp-Param-Dry-Run', value], { dryRun: true }, [DRY_RUN])).toBe(
       'Header mismatch: Mcp-Param-Dry-Run is not exactly true or false',
     );
@@ -423,7 +426,7 @@ describe('checkModernHeaders: value characters', () => {
     ['DEL', 'us\x7fwest'],
     ['a Latin-1 byte', 'us\xe9west'],
     ['a character past Latin-1', 'us\u2028west'],
-  ])('refuses a value holding %s', (_name, value) => {
+  ])('refuses a value holding %s', { tags: ['threat-model'] }, (_name, value) => {
     expect(toolsCall(['Mcp-Param-Region', value], { region: value })).toBe(
       'Header mismatch: Mcp-Param-Region holds a character a client must send base64-encoded',
     );
@@ -467,13 +470,13 @@ describe('checkModernHeaders: the base64 sentinel', () => {
     ['an inner space', '=?base64?ZX U=?='],
     ['padding in the middle', '=?base64?ZQ==ZQ==?='],
     ['a stray padding character', '=?base64?ZXU==?='],
-  ])('refuses a sentinel with %s', (_name, value) => {
+  ])('refuses a sentinel with %s', { tags: ['threat-model'] }, (_name, value) => {
     expect(toolsCall(['Mcp-Param-Region', value], { region: 'eu' })).toBe(
       'Header mismatch: Mcp-Param-Region holds a malformed =?base64?...?= value',
     );
   });
 
-  it('refuses a sentinel whose bytes are not UTF-8', () => {
+  it('refuses a sentinel whose bytes are not UTF-8', { tags: ['threat-model'] }, () => {
     expect(toolsCall(['Mcp-Param-Region', '=?base64?/w==?='], { region: '\ufffd' })).toBe(
       'Header mismatch: Mcp-Param-Region holds a malformed =?base64?...?= value',
     );
@@ -500,7 +503,7 @@ describe('checkModernHeaders: the base64 sentinel', () => {
     expect(toolsCall(['Mcp-Param-Region', '=?base64?='], { region: '=?base64?=' })).toBe('accepted');
   });
 
-  it('does not decode Mcp-Method', () => {
+  it('does not decode Mcp-Method', { tags: ['threat-model'] }, () => {
     // "tools/list" in base64.
     expect(
       toolsList(['MCP-Protocol-Version', '2026-07-28', 'Mcp-Method', '=?base64?dG9vbHMvbGlzdA==?=']),
@@ -516,7 +519,7 @@ describe('checkModernHeaders: refusal messages', () => {
     ['a bad character', ['Mcp-Param-Region', `${marker}\r`], { region: marker }],
     ['a bad sentinel', ['Mcp-Param-Region', `=?base64?${marker}?=`], { region: marker }],
     ['a header without a body value', ['Mcp-Param-Region', marker], {}],
-  ])('never quote a header or body value on %s', (_name, headers, args) => {
+  ])('never quote a header or body value on %s', { tags: ['threat-model'] }, (_name, headers, args) => {
     const message = toolsCall(headers, args);
     expect(message).toMatch(/^Header mismatch: /);
     expect(message).not.toContain(marker);
@@ -540,7 +543,7 @@ describe('checkLegacyVersionHeader', () => {
     ).toBe('accepted');
   });
 
-  it('refuses a version other than the negotiated one', () => {
+  it('refuses a version other than the negotiated one', { tags: ['threat-model'] }, () => {
     expect(
       outcome(checkLegacyVersionHeader(indexHeaders(['MCP-Protocol-Version', '2026-07-28']), '2025-11-25')),
     ).toBe('Header mismatch: MCP-Protocol-Version does not match the body');

@@ -78,7 +78,9 @@ function refusal(options: Record<string, unknown>): Promise<unknown> {
 }
 
 describe('serve() over TLS', () => {
-  test('its url is https and a client offering h2 by ALPN is served a tools/call over HTTP/2', async () => {
+  test('its url is https and a client offering h2 by ALPN is served a tools/call over HTTP/2', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await servingTls();
     try {
       expect(served.url).toBe(`https://127.0.0.1:${served.port}`);
@@ -107,7 +109,9 @@ describe('serve() over TLS', () => {
     }
   });
 
-  test('a client offering only http/1.1 is served HTTP/1.1 on the same port', async () => {
+  test('a client offering only http/1.1 is served HTTP/1.1 on the same port', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await servingTls();
     try {
       const reply = await new Promise<{ status: number; version: string; body: string }>(
@@ -143,7 +147,9 @@ describe('serve() over TLS', () => {
     }
   });
 
-  test('with http2: false the handshake settles http/1.1 even for a client preferring h2', async () => {
+  test('with http2: false the handshake settles http/1.1 even for a client preferring h2', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await servingTls({ http2: false });
     try {
       const socket = tlsConnect({
@@ -160,7 +166,9 @@ describe('serve() over TLS', () => {
     }
   });
 
-  test('a connection that never completes its handshake is closed at sniffTimeoutMs: 300', async () => {
+  test('a connection that never completes its handshake is closed at sniffTimeoutMs: 300', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await servingTls({ sniffTimeoutMs: 300 });
     try {
       const socket = netConnect(served.port, '127.0.0.1');
@@ -176,7 +184,9 @@ describe('serve() over TLS', () => {
     }
   });
 
-  test('an :authority outside the loopback names is still answered 421 over TLS', async () => {
+  test('an :authority outside the loopback names is still answered 421 over TLS', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await servingTls();
     try {
       const session = h2Connect(served.url, { ca: cert, servername: 'localhost' });
@@ -199,28 +209,30 @@ describe('serve() over TLS', () => {
 });
 
 describe('serve() tls options', () => {
-  test('a key that does not belong to the certificate is refused at serve(), naming tls', async () => {
+  test('a key that does not belong to the certificate is refused at serve(), naming tls', {
+    tags: ['threat-model'],
+  }, async () => {
     expect(await refusal({ tls: { key: otherKey, cert } })).toMatchObject({
       code: 'PALISADE_ERR_INVALID_OPTION',
       message: expect.stringMatching(/^option "tls" could not be loaded: /),
     });
   });
 
-  test('tls without a certificate is refused, naming what it needs', async () => {
+  test('tls without a certificate is refused, naming what it needs', { tags: ['threat-model'] }, async () => {
     expect(await refusal({ tls: { key } })).toMatchObject({
       code: 'PALISADE_ERR_INVALID_OPTION',
       message: 'option "tls" needs key and cert, or pfx',
     });
   });
 
-  test('an unknown tls option is refused by name', async () => {
+  test('an unknown tls option is refused by name', { tags: ['threat-model'] }, async () => {
     expect(await refusal({ tls: { key, cert, rejectUnauthorised: true } })).toMatchObject({
       code: 'PALISADE_ERR_UNKNOWN_OPTION',
       message: expect.stringContaining('"tls.rejectUnauthorised"'),
     });
   });
 
-  test('a minVersion below TLSv1.2 is refused', async () => {
+  test('a minVersion below TLSv1.2 is refused', { tags: ['threat-model'] }, async () => {
     expect(await refusal({ tls: { key, cert, minVersion: 'TLSv1' } })).toMatchObject({
       code: 'PALISADE_ERR_INVALID_OPTION',
       message: expect.stringContaining('"tls.minVersion"'),

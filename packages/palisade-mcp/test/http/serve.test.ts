@@ -90,7 +90,7 @@ describe('serve() on its defaults', () => {
     await served.close();
   });
 
-  test('it binds 127.0.0.1 and reports its url and port', () => {
+  test('it binds 127.0.0.1 and reports its url and port', { tags: ['threat-model'] }, () => {
     expect(served.url).toBe(`http://127.0.0.1:${served.port}`);
   });
 
@@ -101,7 +101,9 @@ describe('serve() on its defaults', () => {
     reply.client.end();
   });
 
-  test('an HTTP/2 tools/call by prior knowledge, without content-length, is answered on the same port', async () => {
+  test('an HTTP/2 tools/call by prior knowledge, without content-length, is answered on the same port', {
+    tags: ['threat-model'],
+  }, async () => {
     const session = await h2Session(served.port);
     const reply = await h2Request(session);
     expect(reply.status).toBe(200);
@@ -110,14 +112,18 @@ describe('serve() on its defaults', () => {
     session.close();
   });
 
-  test('the server advertises 100 concurrent streams in its HTTP/2 SETTINGS', async () => {
+  test('the server advertises 100 concurrent streams in its HTTP/2 SETTINGS', {
+    tags: ['threat-model'],
+  }, async () => {
     const session = await h2Session(served.port);
     expect(session.remoteSettings.maxConcurrentStreams).toBe(100);
     expect(session.remoteSettings.maxHeaderListSize).toBe(16_384);
     session.close();
   });
 
-  test('an HTTP/2 body of exactly 1,048,576 undeclared bytes is read (and then refused as JSON, 400)', async () => {
+  test('an HTTP/2 body of exactly 1,048,576 undeclared bytes is read (and then refused as JSON, 400)', {
+    tags: ['threat-model'],
+  }, async () => {
     const session = await h2Session(served.port);
     const chunks = Array.from({ length: 16 }, () => Buffer.alloc(65_536, 0x20));
     const reply = await h2Request(session, {}, chunks);
@@ -125,7 +131,9 @@ describe('serve() on its defaults', () => {
     session.close();
   });
 
-  test('an HTTP/2 body one byte over 1,048,576 with no content-length is refused 413', async () => {
+  test('an HTTP/2 body one byte over 1,048,576 with no content-length is refused 413', {
+    tags: ['threat-model'],
+  }, async () => {
     const session = await h2Session(served.port);
     const chunks = [...Array.from({ length: 16 }, () => Buffer.alloc(65_536, 0x20)), Buffer.from(' ')];
     const reply = await h2Request(session, {}, chunks);
@@ -134,7 +142,9 @@ describe('serve() on its defaults', () => {
     session.close();
   });
 
-  test('an HTTP/2 upload still open at the byte past 1,048,576 is answered 413 and stopped with NO_ERROR', async () => {
+  test('an HTTP/2 upload still open at the byte past 1,048,576 is answered 413 and stopped with NO_ERROR', {
+    tags: ['threat-model'],
+  }, async () => {
     const session = await h2Session(served.port);
     const stream = session.request({
       ':method': 'POST',
@@ -156,7 +166,9 @@ describe('serve() on its defaults', () => {
     session.close();
   });
 
-  test('an HTTP/2 refusal before the body (405) is a response that ends the stream, not a reset', async () => {
+  test('an HTTP/2 refusal before the body (405) is a response that ends the stream, not a reset', {
+    tags: ['threat-model'],
+  }, async () => {
     const session = await h2Session(served.port);
     const reply = await h2Request(session, { ':method': 'GET' }, '');
     expect(reply.status).toBe(405);
@@ -166,7 +178,9 @@ describe('serve() on its defaults', () => {
     session.close();
   });
 
-  test('an HTTP/2 Origin not on the list is answered 403 and the session goes on serving', async () => {
+  test('an HTTP/2 Origin not on the list is answered 403 and the session goes on serving', {
+    tags: ['threat-model'],
+  }, async () => {
     const session = await h2Session(served.port);
     const refused = await h2Request(session, { origin: 'http://evil.example' });
     expect(refused.status).toBe(403);
@@ -177,7 +191,9 @@ describe('serve() on its defaults', () => {
     session.close();
   });
 
-  test('an HTTP/2 refusal while the client is still sending is readable, then stops the upload with NO_ERROR', async () => {
+  test('an HTTP/2 refusal while the client is still sending is readable, then stops the upload with NO_ERROR', {
+    tags: ['threat-model'],
+  }, async () => {
     const session = await h2Session(served.port);
     const stream = session.request({
       ':method': 'POST',
@@ -202,7 +218,9 @@ describe('serve() on its defaults', () => {
     session.close();
   });
 
-  test('an HTTP/2 host field that disagrees with :authority is answered 400', async () => {
+  test('an HTTP/2 host field that disagrees with :authority is answered 400', {
+    tags: ['threat-model'],
+  }, async () => {
     const session = await h2Session(served.port);
     const reply = await h2Request(session, { host: 'localhost' });
     expect(reply.status).toBe(400);
@@ -212,20 +230,26 @@ describe('serve() on its defaults', () => {
     session.close();
   });
 
-  test('an HTTP/2 :authority outside the loopback names is answered 421', async () => {
+  test('an HTTP/2 :authority outside the loopback names is answered 421', {
+    tags: ['threat-model'],
+  }, async () => {
     const session = await h2Session(served.port);
     const reply = await h2Request(session, { ':authority': 'evil.example' });
     expect(reply.status).toBe(421);
     session.close();
   });
 
-  test('an HTTP/1.1 Host outside the loopback names is answered 421', async () => {
+  test('an HTTP/1.1 Host outside the loopback names is answered 421', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await exchange(served.port, post(ECHO.body, { ...ECHO.headers, Host: 'evil.example' }));
     expect(reply.status).toBe(421);
     reply.client.end();
   });
 
-  test('Expect: 100-continue with a refused Host gets no 100 Continue before the 421', async () => {
+  test('Expect: 100-continue with a refused Host gets no 100 Continue before the 421', {
+    tags: ['threat-model'],
+  }, async () => {
     const client = new RawClient(served.port);
     client.send(
       post('', { ...ECHO.headers, Host: 'evil.example', Expect: '100-continue', 'Content-Length': 10 }),
@@ -236,7 +260,9 @@ describe('serve() on its defaults', () => {
     client.end();
   });
 
-  test('an HTTP/1.1 request whose first byte arrives alone (a prefix of the preface) is served whole', async () => {
+  test('an HTTP/1.1 request whose first byte arrives alone (a prefix of the preface) is served whole', {
+    tags: ['threat-model'],
+  }, async () => {
     const client = new RawClient(served.port);
     const bytes = post(ECHO.body, ECHO.headers);
     client.send(bytes.slice(0, 1));
@@ -247,14 +273,18 @@ describe('serve() on its defaults', () => {
     client.end();
   });
 
-  test('bytes that are neither HTTP/1.1 nor the preface close the connection unanswered', async () => {
+  test('bytes that are neither HTTP/1.1 nor the preface close the connection unanswered', {
+    tags: ['threat-model'],
+  }, async () => {
     const client = new RawClient(served.port);
     client.send(Buffer.from([0x16, 0x03, 0x01]));
     await client.closed;
     expect(client.text()).toBe('');
   });
 
-  test('a head of 2,100 lines keeps its last line: a repeated Mcp-Method at the end is refused 400', async () => {
+  test('a head of 2,100 lines keeps its last line: a repeated Mcp-Method at the end is refused 400', {
+    tags: ['threat-model'],
+  }, async () => {
     const filler: Record<string, unknown> = {};
     for (let index = 0; index < 2_100; index += 1) filler[`x${index}`] = '1';
     const reply = await exchange(
@@ -267,7 +297,9 @@ describe('serve() on its defaults', () => {
     reply.client.end();
   });
 
-  test('a request head over 16,384 bytes is refused 431 and one under it is served', async () => {
+  test('a request head over 16,384 bytes is refused 431 and one under it is served', {
+    tags: ['threat-model'],
+  }, async () => {
     const over = await exchange(
       served.port,
       post(ECHO.body, { ...ECHO.headers, 'X-Pad': 'a'.repeat(16_400) }),
@@ -284,7 +316,9 @@ describe('serve() on its defaults', () => {
 });
 
 describe('serve() settings', () => {
-  test('a POST to a path other than /mcp is answered 404 naming no endpoint, and the connection is closed', async () => {
+  test('a POST to a path other than /mcp is answered 404 naming no endpoint, and the connection is closed', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await serving();
     const reply = await exchange(
       served.port,
@@ -299,18 +333,22 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test.each(['/mcp/', '/MCP', '/mcp/x'])('the path %s is not /mcp and is answered 404', async (path) => {
-    const served = await serving();
-    const reply = await exchange(
-      served.port,
-      post(ECHO.body, ECHO.headers).replace('POST /mcp ', `POST ${path} `),
-    );
-    expect(reply.status).toBe(404);
-    reply.client.end();
-    await served.close();
-  });
+  test.each(['/mcp/', '/MCP', '/mcp/x'])(
+    'the path %s is not /mcp and is answered 404',
+    { tags: ['threat-model'] },
+    async (path) => {
+      const served = await serving();
+      const reply = await exchange(
+        served.port,
+        post(ECHO.body, ECHO.headers).replace('POST /mcp ', `POST ${path} `),
+      );
+      expect(reply.status).toBe(404);
+      reply.client.end();
+      await served.close();
+    },
+  );
 
-  test('a query after /mcp is ignored and the request is served', async () => {
+  test('a query after /mcp is ignored and the request is served', { tags: ['threat-model'] }, async () => {
     const served = await serving();
     const reply = await exchange(
       served.port,
@@ -321,7 +359,9 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test("path: '/rpc' moves the endpoint, and path: 'any' serves every path", async () => {
+  test("path: '/rpc' moves the endpoint, and path: 'any' serves every path", {
+    tags: ['threat-model'],
+  }, async () => {
     const moved = await serving({ path: '/rpc' });
     const atRpc = await exchange(
       moved.port,
@@ -341,7 +381,9 @@ describe('serve() settings', () => {
     await anywhere.close();
   });
 
-  test('an HTTP/2 :path other than /mcp is answered 404 and the session goes on serving', async () => {
+  test('an HTTP/2 :path other than /mcp is answered 404 and the session goes on serving', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await serving();
     const session = await h2Session(served.port);
     const other = await h2Request(session, { ':path': '/' });
@@ -351,7 +393,9 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test('http2: false closes a connection that sends the preface, and HTTP/1.1 is still served', async () => {
+  test('http2: false closes a connection that sends the preface, and HTTP/1.1 is still served', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await serving({ http2: false });
     const client = new RawClient(served.port);
     client.send(PREFACE);
@@ -363,7 +407,9 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test('a connection that sends nothing is closed at the 300 ms sniff deadline', async () => {
+  test('a connection that sends nothing is closed at the 300 ms sniff deadline', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await serving({ sniffTimeoutMs: 300 });
     const client = new RawClient(served.port);
     const elapsed = await closedAfter(client);
@@ -372,7 +418,9 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test('maxConcurrentStreams: 7 is what the HTTP/2 SETTINGS advertise', async () => {
+  test('maxConcurrentStreams: 7 is what the HTTP/2 SETTINGS advertise', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await serving({ maxConcurrentStreams: 7 });
     const session = await h2Session(served.port);
     expect(session.remoteSettings.maxConcurrentStreams).toBe(7);
@@ -380,7 +428,9 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test('maxHeaderSize: 4,096 refuses a 5,000-byte head 431 over HTTP/1.1 and is advertised over HTTP/2', async () => {
+  test('maxHeaderSize: 4,096 refuses a 5,000-byte head 431 over HTTP/1.1 and is advertised over HTTP/2', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await serving({ maxHeaderSize: 4_096 });
     const reply = await exchange(
       served.port,
@@ -394,7 +444,9 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test('an HTTP/1.1 head not complete within headersTimeoutMs: 500 is answered 408', async () => {
+  test('an HTTP/1.1 head not complete within headersTimeoutMs: 500 is answered 408', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await serving({ headersTimeoutMs: 500, requestTimeoutMs: 10_000 });
     const client = new RawClient(served.port);
     client.send('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
@@ -404,7 +456,9 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test('an idle kept-alive HTTP/1.1 connection is closed at keepAliveTimeoutMs: 300', async () => {
+  test('an idle kept-alive HTTP/1.1 connection is closed at keepAliveTimeoutMs: 300', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await serving({ keepAliveTimeoutMs: 300 });
     const reply = await exchange(served.port, post(ECHO.body, ECHO.headers));
     expect(reply.status).toBe(200);
@@ -413,7 +467,9 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test('an idle HTTP/2 session is sent GOAWAY at keepAliveTimeoutMs: 300', async () => {
+  test('an idle HTTP/2 session is sent GOAWAY at keepAliveTimeoutMs: 300', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await serving({ keepAliveTimeoutMs: 300 });
     const session = await h2Session(served.port);
     const start = performance.now();
@@ -423,7 +479,9 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test('maxConnections: 1 closes a second connection while the first is open', async () => {
+  test('maxConnections: 1 closes a second connection while the first is open', {
+    tags: ['threat-model'],
+  }, async () => {
     const served = await serving({ maxConnections: 1 });
     const first = new RawClient(served.port);
     await once(first.socket, 'connect');
@@ -436,29 +494,31 @@ describe('serve() settings', () => {
     await served.close();
   });
 
-  test('a non-loopback host without allowedHosts is refused, naming allowedHosts', async () => {
+  test('a non-loopback host without allowedHosts is refused, naming allowedHosts', {
+    tags: ['threat-model'],
+  }, async () => {
     await expect(serving({ host: '0.0.0.0' })).rejects.toThrow(/allowedHosts/);
   });
 
-  test('a non-loopback host with allowedHosts binds', async () => {
+  test('a non-loopback host with allowedHosts binds', { tags: ['threat-model'] }, async () => {
     const served = await serving({ host: '0.0.0.0', allowedHosts: ['mcp.example'] });
     expect(served.url).toBe(`http://0.0.0.0:${served.port}`);
     await served.close();
   });
 
-  test('an unknown option is refused by name', async () => {
+  test('an unknown option is refused by name', { tags: ['threat-model'] }, async () => {
     await expect(serve(basicServer(), { ...ADMIT, maxStreams: 1 } as ServeOptions)).rejects.toThrow(
       /unknown option "maxStreams"/,
     );
   });
 
-  test('a requestTimeoutMs under headersTimeoutMs is refused', async () => {
+  test('a requestTimeoutMs under headersTimeoutMs is refused', { tags: ['threat-model'] }, async () => {
     await expect(serving({ headersTimeoutMs: 1_000, requestTimeoutMs: 999 })).rejects.toThrow(
       /requestTimeoutMs/,
     );
   });
 
-  test('maxSessionMemory: 0 is refused as out of range', async () => {
+  test('maxSessionMemory: 0 is refused as out of range', { tags: ['threat-model'] }, async () => {
     await expect(serving({ maxSessionMemory: 0 })).rejects.toThrow(/maxSessionMemory/);
   });
 });
@@ -485,7 +545,9 @@ describe("what Node's HTTP/1.1 parser refuses before the handler", () => {
     return { published, logged };
   }
 
-  test('a malformed request line is answered 400 with a JSON-RPC refusal, published as malformed-request', async () => {
+  test('a malformed request line is answered 400 with a JSON-RPC refusal, published as malformed-request', {
+    tags: ['threat-model'],
+  }, async () => {
     let reply = '';
     const { published, logged } = await observed({}, async (port) => {
       const client = new RawClient(port);
@@ -502,7 +564,9 @@ describe("what Node's HTTP/1.1 parser refuses before the handler", () => {
     expect(logged).toEqual([{ kind: 'refusal', rule: 'malformed-request', status: 400 }]);
   });
 
-  test('a head over maxHeaderSize is published as head-too-large with 431', async () => {
+  test('a head over maxHeaderSize is published as head-too-large with 431', {
+    tags: ['threat-model'],
+  }, async () => {
     const { published } = await observed({ maxHeaderSize: 4_096 }, async (port) => {
       const reply = await exchange(port, post(ECHO.body, { ...ECHO.headers, 'X-Pad': 'a'.repeat(5_000) }));
       expect(reply.status).toBe(431);
@@ -511,7 +575,9 @@ describe("what Node's HTTP/1.1 parser refuses before the handler", () => {
     expect(published).toEqual([{ rule: 'head-too-large', status: 431, code: -32600 }]);
   });
 
-  test('a head not complete within headersTimeoutMs is published as head-timeout with 408', async () => {
+  test('a head not complete within headersTimeoutMs is published as head-timeout with 408', {
+    tags: ['threat-model'],
+  }, async () => {
     const { published } = await observed(
       { headersTimeoutMs: 300, requestTimeoutMs: 10_000 },
       async (port) => {
@@ -524,7 +590,9 @@ describe("what Node's HTTP/1.1 parser refuses before the handler", () => {
     expect(published).toEqual([{ rule: 'head-timeout', status: 408, code: -32600 }]);
   });
 
-  test('a client that resets its connection mid-head is leaving, not refused: nothing is published', async () => {
+  test('a client that resets its connection mid-head is leaving, not refused: nothing is published', {
+    tags: ['threat-model'],
+  }, async () => {
     const { published, logged } = await observed({}, async (port) => {
       const socket = tcpConnect(port, '127.0.0.1');
       socket.on('error', () => {});
@@ -540,7 +608,9 @@ describe("what Node's HTTP/1.1 parser refuses before the handler", () => {
 });
 
 describe('an HTTP/2 client that resets its stream', () => {
-  test('mid-body, is no host fault and no refusal, and a whole JSON body sent before the reset is never run', async () => {
+  test('mid-body, is no host fault and no refusal, and a whole JSON body sent before the reset is never run', {
+    tags: ['threat-model'],
+  }, async () => {
     const faults: string[] = [];
     const logged: unknown[] = [];
     const served = await serving({
@@ -573,7 +643,9 @@ describe('an HTTP/2 client that resets its stream', () => {
 describe('a client that leaves while an async authorize runs', () => {
   const slowAdmit = () => new Promise<{ ok: true }>((resolve) => setTimeout(() => resolve({ ok: true }), 50));
 
-  test('over HTTP/1.1 holds nothing until the read deadline and is logged as nothing', async () => {
+  test('over HTTP/1.1 holds nothing until the read deadline and is logged as nothing', {
+    tags: ['threat-model'],
+  }, async () => {
     const logged: unknown[] = [];
     const served = await serving({
       authorize: slowAdmit,
@@ -591,7 +663,9 @@ describe('a client that leaves while an async authorize runs', () => {
     await served.close();
   });
 
-  test('over HTTP/2 by resetting its stream is no host fault: no body-parser misuse is reported', async () => {
+  test('over HTTP/2 by resetting its stream is no host fault: no body-parser misuse is reported', {
+    tags: ['threat-model'],
+  }, async () => {
     const faults: string[] = [];
     const served = await serving({
       authorize: slowAdmit,

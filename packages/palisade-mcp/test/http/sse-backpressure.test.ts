@@ -146,31 +146,39 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
   test.each([
     ['2026-07-28', MODERN],
     ['2025-11-25', LEGACY],
-  ])('on %s, the queue bound closes the connection and aborts the handler', async (_revision, call) => {
-    const events = listenRefusals();
-    let socket: Socket | undefined;
-    const flood = floodServer(() => socket?.writableLength ?? 0);
-    const { serverSocket } = await mountH1(flood.server);
-    const client = silentClient(mounted?.port ?? 0, post(call.body, call.headers));
-    socket = await serverSocket;
-    const closed = once(socket, 'close');
+  ])(
+    'on %s, the queue bound closes the connection and aborts the handler',
+    { tags: ['threat-model'] },
+    async (_revision, call) => {
+      const events = listenRefusals();
+      let socket: Socket | undefined;
+      // Paced past the progress rate limit (one per 10 ms once the burst is spent), so every
+      // emit is written.
+      const flood = floodServer(() => socket?.writableLength ?? 0, { pace: () => sleep(11) });
+      const { serverSocket } = await mountH1(flood.server);
+      const client = silentClient(mounted?.port ?? 0, post(call.body, call.headers));
+      socket = await serverSocket;
+      const closed = once(socket, 'close');
 
-    const outcome = await flood.finished;
-    await closed;
-    // 400 x 64 KiB (25 MiB) were on offer; the handler was stopped long before.
-    expect(outcome.aborted).toBe(true);
-    expect(outcome.emitted).toBeLessThan(400);
-    expect(flood.maxQueued()).toBeLessThanOrEqual(QUEUE_BOUND);
-    expect(events).toEqual([{ rule: 'sse-queue-full', status: 200, code: 0 }]);
+      const outcome = await flood.finished;
+      await closed;
+      // 400 x 64 KiB (25 MiB) were on offer; the handler was stopped long before.
+      expect(outcome.aborted).toBe(true);
+      expect(outcome.emitted).toBeLessThan(400);
+      expect(flood.maxQueued()).toBeLessThanOrEqual(QUEUE_BOUND);
+      expect(events).toEqual([{ rule: 'sse-queue-full', status: 200, code: 0 }]);
 
-    // What reached the client is a cut stream: no result, no chunked terminator.
-    const received = await drain(client);
-    expect(received.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
-    expect(received).not.toContain('"result"');
-    expect(received.endsWith('0\r\n\r\n')).toBe(false);
-  });
+      // What reached the client is a cut stream: no result, no chunked terminator.
+      const received = await drain(client);
+      expect(received.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+      expect(received).not.toContain('"result"');
+      expect(received.endsWith('0\r\n\r\n')).toBe(false);
+    },
+  );
 
-  test('a stall past the drain deadline closes the connection, though the queue is under its bound', async () => {
+  test('a stall past the drain deadline closes the connection, though the queue is under its bound', {
+    tags: ['threat-model'],
+  }, async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const events = listenRefusals();
     let socket: Socket | undefined;
@@ -194,7 +202,9 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
     expect(events).toEqual([{ rule: 'sse-drain-timeout', status: 200, code: 0 }]);
   });
 
-  test('a JSON answer the client never reads is cut at the drain deadline', async () => {
+  test('a JSON answer the client never reads is cut at the drain deadline', {
+    tags: ['threat-model'],
+  }, async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const events = listenRefusals();
     // 16 MiB: more than loopback's buffers take, so Node still holds some when `end` returns.
@@ -226,11 +236,14 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
 });
 
 describe('a client that reads slowly but steadily', () => {
-  test('is served the whole stream, more bytes than the queue bound', async () => {
+  test('is served the whole stream, more bytes than the queue bound', {
+    tags: ['threat-model'],
+  }, async () => {
     const events = listenRefusals();
     let socket: Socket | undefined;
-    // 64 events of 64 KiB (4 MiB), one every 8 ms or more; the client takes about 64 KiB every 5 ms.
-    const flood = floodServer(() => socket?.writableLength ?? 0, { limit: 64, pace: () => sleep(8) });
+    // 64 events of 64 KiB (4 MiB), one every 11 ms or more (past the progress rate limit of one
+    // per 10 ms); the client takes about 64 KiB every 5 ms.
+    const flood = floodServer(() => socket?.writableLength ?? 0, { limit: 64, pace: () => sleep(11) });
     const { serverSocket } = await mountH1(flood.server);
     const client = silentClient(mounted?.port ?? 0, post(MODERN.body, MODERN.headers));
     socket = await serverSocket;
@@ -259,10 +272,12 @@ describe('a client that reads slowly but steadily', () => {
 });
 
 describe('a client that stops reading a stream over HTTP/2', () => {
-  test('the queue bound resets the stream with CANCEL, and the session goes on', async () => {
+  test('the queue bound resets the stream with CANCEL, and the session goes on', {
+    tags: ['threat-model'],
+  }, async () => {
     const events = listenRefusals();
     let serverResponse: { writableLength: number } | undefined;
-    const flood = floodServer(() => serverResponse?.writableLength ?? 0);
+    const flood = floodServer(() => serverResponse?.writableLength ?? 0, { pace: () => sleep(11) });
     const handler = createHttpHandler(flood.server, ADMIT_ALL);
     const h2 = createHttp2Server((req, res) => {
       serverResponse ??= res;

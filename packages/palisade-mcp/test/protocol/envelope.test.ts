@@ -18,7 +18,9 @@ async function answer(line: string): Promise<Record<string, unknown>> {
 const META = JSON.stringify(MODERN_META);
 
 describe('the JSON-RPC envelope', () => {
-  test('a jsonrpc member other than "2.0" is refused with -32600 and the request id', async () => {
+  test('a jsonrpc member other than "2.0" is refused with -32600 and the request id', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await answer(`{"jsonrpc":"1.0","id":7,"method":"tools/list","params":{"_meta":${META}}}`);
     expect(reply).toEqual({
       jsonrpc: '2.0',
@@ -49,19 +51,23 @@ describe('the JSON-RPC envelope', () => {
     ['an array', '[1]'],
     ['beyond 2^53 - 1', '9007199254740992'],
     ['below -(2^53 - 1)', '-9007199254740992'],
-  ])('an id that is %s is refused with -32600 and carries no id', async (_label, id) => {
-    const reply = await answer(
-      `{"jsonrpc":"2.0","id":${id},"method":"tools/list","params":{"_meta":${META}}}`,
-    );
-    expect(reply).toEqual({
-      jsonrpc: '2.0',
-      error: {
-        code: -32600,
-        message: 'Invalid request: id must be a string or an integer within ±(2^53 - 1)',
-      },
-    });
-    expect(Object.hasOwn(reply, 'id')).toBe(false);
-  });
+  ])(
+    'an id that is %s is refused with -32600 and carries no id',
+    { tags: ['threat-model'] },
+    async (_label, id) => {
+      const reply = await answer(
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/list","params":{"_meta":${META}}}`,
+      );
+      expect(reply).toEqual({
+        jsonrpc: '2.0',
+        error: {
+          code: -32600,
+          message: 'Invalid request: id must be a string or an integer within ±(2^53 - 1)',
+        },
+      });
+      expect(Object.hasOwn(reply, 'id')).toBe(false);
+    },
+  );
 
   test('an id of exactly 2^53 - 1 is answered with that id', async () => {
     const reply = await answer(
@@ -76,7 +82,9 @@ describe('the JSON-RPC envelope', () => {
     expect(reply['id']).toBe('req-α');
   });
 
-  test('a JSON-RPC response sent by the client is refused with -32600 and no id', async () => {
+  test('a JSON-RPC response sent by the client is refused with -32600 and no id', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await answer('{"jsonrpc":"2.0","id":5,"result":{}}');
     expect(reply).toEqual({
       jsonrpc: '2.0',
@@ -93,7 +101,9 @@ describe('the JSON-RPC envelope', () => {
     expect(Object.hasOwn(reply, 'id')).toBe(false);
   });
 
-  test('a top-level _meta on a request is refused with -32602 naming the place, and never read as a fallback', async () => {
+  test('a top-level _meta on a request is refused with -32602 naming the place, and never read as a fallback', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await answer(`{"jsonrpc":"2.0","id":11,"method":"tools/list","_meta":${META},"params":{}}`);
     expect(reply).toEqual({
       jsonrpc: '2.0',
@@ -121,7 +131,7 @@ describe('the JSON-RPC envelope', () => {
     });
   });
 
-  test('a member JSON-RPC does not define is refused with -32600', async () => {
+  test('a member JSON-RPC does not define is refused with -32600', { tags: ['threat-model'] }, async () => {
     const reply = await answer(
       `{"jsonrpc":"2.0","id":14,"method":"tools/list","params":{"_meta":${META}},"extra":1}`,
     );
@@ -135,6 +145,7 @@ describe('the JSON-RPC envelope', () => {
 
   test.each(['toString', '__proto__', 'constructor', 'hasOwnProperty'])(
     'the method name %s resolves to nothing',
+    { tags: ['threat-model'] },
     async (method) => {
       const reply = await peer.request(modern(16, method));
       expect(reply).toMatchObject({ id: 16, error: { code: -32601 } });

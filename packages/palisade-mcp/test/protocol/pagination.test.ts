@@ -41,7 +41,7 @@ describe('pagination', () => {
     expect(second['cacheScope']).toBe('private');
   });
 
-  test('a cursor from another list is refused by name', async () => {
+  test('a cursor from another list is refused by name', { tags: ['threat-model'] }, async () => {
     const first = (await page('tools/list'))['result'] as Json;
     const reply = await page('resources/list', first['nextCursor'], 2);
     expect(reply).toEqual({
@@ -60,14 +60,18 @@ describe('pagination', () => {
     ['an empty string', ''],
     ['a number', 5],
     ['longer than 1024 characters', 'A'.repeat(1025)],
-  ])('a forged cursor that is %s is refused as malformed', async (_label, cursor) => {
-    const reply = await page('tools/list', cursor, 3);
-    expect(reply).toEqual({
-      jsonrpc: '2.0',
-      id: 3,
-      error: { code: -32602, message: 'Invalid params: cursor is malformed' },
-    });
-  });
+  ])(
+    'a forged cursor that is %s is refused as malformed',
+    { tags: ['threat-model'] },
+    async (_label, cursor) => {
+      const reply = await page('tools/list', cursor, 3);
+      expect(reply).toEqual({
+        jsonrpc: '2.0',
+        id: 3,
+        error: { code: -32602, message: 'Invalid params: cursor is malformed' },
+      });
+    },
+  );
 
   test('a cursor spelled with different trailing bits than issued is refused', async () => {
     const issued = Buffer.from('{"v":1,"l":"tools","k":"tool_049"}').toString('base64url');
@@ -83,7 +87,9 @@ describe('pagination', () => {
     expect(result.tools[0]!['name']).toBe('tool_050');
   });
 
-  test('a cursor naming a key between two items never skips the next one', async () => {
+  test('a cursor naming a key between two items never skips the next one', {
+    tags: ['threat-model'],
+  }, async () => {
     const cursor = Buffer.from('{"v":1,"l":"tools","k":"tool_049a"}').toString('base64url');
     const result = (await page('tools/list', cursor))['result'] as { tools: Json[] };
     expect(result.tools[0]!['name']).toBe('tool_050');

@@ -61,7 +61,9 @@ describe('resources', () => {
     );
   });
 
-  test('on 2026-07-28 an unknown resource is -32602 with data.uri, never -32002', async () => {
+  test('on 2026-07-28 an unknown resource is -32602 with data.uri, never -32002', {
+    tags: ['threat-model'],
+  }, async () => {
     expect(await read('fixture://nowhere', 3)).toEqual({
       jsonrpc: '2.0',
       id: 3,
@@ -73,23 +75,29 @@ describe('resources', () => {
     });
   });
 
-  test('a reader answering undefined is not found, not an empty contents list', async () => {
+  test('a reader answering undefined is not found, not an empty contents list', {
+    tags: ['threat-model'],
+  }, async () => {
     expect(await read('fixture://missing', 4)).toMatchObject({ id: 4, error: { code: -32602 } });
   });
 
-  test('a reader answering an empty list is not found: an empty contents list would claim the resource exists', async () => {
+  test('a reader answering an empty list is not found: an empty contents list would claim the resource exists', {
+    tags: ['threat-model'],
+  }, async () => {
     expect(await read('fixture://empty', 12)).toMatchObject({
       id: 12,
       error: { code: -32602, data: { uri: 'fixture://empty' } },
     });
   });
 
-  test('a {var} never spans a slash, %2F included: the reader is never called', async () => {
+  test('a {var} never spans a slash, %2F included: the reader is never called', {
+    tags: ['threat-model'],
+  }, async () => {
     expect(await read('fixture://users/a%2Fb', 5)).toMatchObject({ id: 5, error: { code: -32602 } });
     expect(await read('fixture://users/a/b', 6)).toMatchObject({ id: 6, error: { code: -32602 } });
   });
 
-  test('a {+var} admits slashes but no dot segment', async () => {
+  test('a {+var} admits slashes but no dot segment', { tags: ['threat-model'] }, async () => {
     expect(await read('fixture://files/a/b.txt', 7)).toHaveProperty('result');
     expect(await read('fixture://files/a/../secret', 8)).toMatchObject({ id: 8, error: { code: -32602 } });
     expect(await read('fixture://files/a/%2e%2e/secret', 9)).toMatchObject({
@@ -149,12 +157,12 @@ describe('prompts', () => {
     });
   });
 
-  test('a missing required argument is -32602 naming it', async () => {
+  test('a missing required argument is -32602 naming it', { tags: ['threat-model'] }, async () => {
     const reply = await peer.request(modern(3, 'prompts/get', { name: 'greet', arguments: {} }));
     expect(reply['error']).toEqual({ code: -32602, message: 'Invalid params: argument "name" is required' });
   });
 
-  test('an undeclared argument is -32602 and is not echoed', async () => {
+  test('an undeclared argument is -32602 and is not echoed', { tags: ['threat-model'] }, async () => {
     const reply = await peer.request(
       modern(4, 'prompts/get', { name: 'greet', arguments: { name: 'a', MARKERX: 'b' } }),
     );
@@ -205,7 +213,7 @@ describe('completion/complete', () => {
     expect((reply['result'] as Json)['completion']).toEqual({ values: ['formal'], total: 1, hasMore: false });
   });
 
-  test('answers at most 100 values, saying there are more', async () => {
+  test('answers at most 100 values, saying there are more', { tags: ['threat-model'] }, async () => {
     const reply = await peer.request(
       modern(2, 'completion/complete', {
         ref: { type: 'ref/resource', uri: 'fixture://users/{id}' },

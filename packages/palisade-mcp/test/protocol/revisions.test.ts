@@ -23,6 +23,7 @@ describe('2026-07-28: stateless, _meta on every request', () => {
           tools: { listChanged: false },
           resources: { subscribe: false, listChanged: false },
           prompts: { listChanged: false },
+          logging: {},
           completions: {},
         },
         resultType: 'complete',
@@ -42,7 +43,9 @@ describe('2026-07-28: stateless, _meta on every request', () => {
     });
   });
 
-  test('a _meta without clientCapabilities is refused with -32602 naming it', async () => {
+  test('a _meta without clientCapabilities is refused with -32602 naming it', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await peer.request({
       jsonrpc: '2.0',
       id: 3,
@@ -64,7 +67,9 @@ describe('2026-07-28: stateless, _meta on every request', () => {
     });
   });
 
-  test('an unsupported revision is -32022 with supported and requested', async () => {
+  test('an unsupported revision is -32022 with supported and requested', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await peer.request({
       jsonrpc: '2.0',
       id: 5,
@@ -92,7 +97,9 @@ describe('2026-07-28: stateless, _meta on every request', () => {
     expect(reply).toMatchObject({ id: 6, error: { code: -32022, data: { requested: '2024-11-05' } } });
   });
 
-  test('a 2026-07-28 request whose _meta names 2025-11-25 is -32022 pointing at initialize', async () => {
+  test('a 2026-07-28 request whose _meta names 2025-11-25 is -32022 pointing at initialize', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await peer.request({
       jsonrpc: '2.0',
       id: 7,
@@ -110,7 +117,7 @@ describe('2026-07-28: stateless, _meta on every request', () => {
     });
   });
 
-  test('the requested version is echoed cut to 64 characters', async () => {
+  test('the requested version is echoed cut to 64 characters', { tags: ['threat-model'] }, async () => {
     const reply = await peer.request({
       jsonrpc: '2.0',
       id: 8,
@@ -140,7 +147,9 @@ describe('2026-07-28: stateless, _meta on every request', () => {
     expect(reply['result']).toMatchObject({ resultType: 'complete', _meta: SERVER_INFO });
   });
 
-  test('capabilities are never carried over from an earlier request', async () => {
+  test('capabilities are never carried over from an earlier request', {
+    tags: ['threat-model'],
+  }, async () => {
     const first = await peer.request(modern(12, 'tools/call', { name: 'echo', arguments: { text: 'a' } }));
     expect(first).toHaveProperty('result');
     const second = await peer.request({ jsonrpc: '2.0', id: 13, method: 'tools/list', params: {} });
@@ -166,6 +175,7 @@ describe('2025-11-25: initialize fixes the revision for the life of the process'
           tools: { listChanged: false },
           resources: { subscribe: false, listChanged: false },
           prompts: { listChanged: false },
+          logging: {},
           completions: {},
         },
         serverInfo: { name: 'fixture', version: '1.2.3' },
@@ -214,7 +224,9 @@ describe('2025-11-25: initialize fixes the revision for the life of the process'
     });
   });
 
-  test('a second initialize on the same process is refused with -32600', async () => {
+  test('a second initialize on the same process is refused with -32600', {
+    tags: ['threat-model'],
+  }, async () => {
     peer = startStdioServer('basic');
     await peer.request(INITIALIZE);
     const reply = await peer.request({ ...INITIALIZE, id: 4 });
@@ -225,13 +237,15 @@ describe('2025-11-25: initialize fixes the revision for the life of the process'
     });
   });
 
-  test('a request before initialize without the 2026 _meta is refused with -32602', async () => {
+  test('a request before initialize without the 2026 _meta is refused with -32602', {
+    tags: ['threat-model'],
+  }, async () => {
     peer = startStdioServer('basic');
     const reply = await peer.request({ jsonrpc: '2.0', id: 5, method: 'tools/list' });
     expect(reply).toMatchObject({ id: 5, error: { code: -32602 } });
   });
 
-  test('a ping before initialize is answered, as 2025-11-25 allows', async () => {
+  test('a ping before initialize is answered, as 2025-11-25 allows', { tags: ['threat-model'] }, async () => {
     peer = startStdioServer('basic');
     expect(await peer.request({ jsonrpc: '2.0', id: 6, method: 'ping' })).toEqual({
       jsonrpc: '2.0',

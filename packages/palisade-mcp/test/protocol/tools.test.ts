@@ -70,6 +70,7 @@ describe('tools/call arguments', () => {
 
   test.each(['toString', '__proto__', 'constructor'])(
     'the tool name %s resolves to nothing',
+    { tags: ['threat-model'] },
     async (name) => {
       expect(await call(name)).toMatchObject({ error: { code: -32602 } });
     },
@@ -87,7 +88,9 @@ describe('tools/call arguments', () => {
     });
   });
 
-  test('arguments failing the schema are a tool result with isError, not a protocol error', async () => {
+  test('arguments failing the schema are a tool result with isError, not a protocol error', {
+    tags: ['threat-model'],
+  }, async () => {
     const result = resultOf(await call('echo', { text: 5 }));
     expect(result['isError']).toBe(true);
     expect(result['content']).toEqual([
@@ -95,19 +98,21 @@ describe('tools/call arguments', () => {
     ]);
   });
 
-  test('a schema refusal does not echo the client value', async () => {
+  test('a schema refusal does not echo the client value', { tags: ['threat-model'] }, async () => {
     const result = resultOf(await call('echo', { text: 5, [MARKER]: MARKER }));
     expect(JSON.stringify(result)).not.toContain(`${MARKER}${MARKER}`);
     const value = resultOf(await call('echo', { text: { deep: MARKER } }));
     expect(JSON.stringify(value)).not.toContain(MARKER);
   });
 
-  test('true, false and null reach the handler as themselves, and nothing is coerced', async () => {
+  test('true, false and null reach the handler as themselves, and nothing is coerced', {
+    tags: ['threat-model'],
+  }, async () => {
     const report = inspected(await call('typed', { flag: false, maybe: null }));
     expect(report).toEqual({ args: { flag: false, maybe: null }, types: ['boolean', 'null'] });
   });
 
-  test('a schema default is not filled in', async () => {
+  test('a schema default is not filled in', { tags: ['threat-model'] }, async () => {
     const report = inspected(await call('typed', {}));
     expect(report).toEqual({ args: {}, types: [] });
   });
@@ -117,7 +122,7 @@ describe('tools/call arguments', () => {
     expect(result['isError']).toBe(true);
   });
 
-  test('an undeclared property is refused, not silently removed', async () => {
+  test('an undeclared property is refused, not silently removed', { tags: ['threat-model'] }, async () => {
     const result = resultOf(await call('typed', { flag: true, extra: 1 }));
     expect(result['isError']).toBe(true);
   });
@@ -127,7 +132,9 @@ describe('tools/call arguments', () => {
     expect(report['args']).toEqual({});
   });
 
-  test('a __proto__ key in arguments reaches the handler as an own property and changes no prototype', async () => {
+  test('a __proto__ key in arguments reaches the handler as an own property and changes no prototype', {
+    tags: ['threat-model'],
+  }, async () => {
     peer.send(
       `${JSON.stringify(modern(3, 'tools/call', { name: 'inspect', arguments: {} })).replace('"arguments":{}', '"arguments":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":1}')}\n`,
     );
@@ -153,7 +160,9 @@ describe('tools/call results', () => {
     expect(result['structuredContent']).toEqual([1, 2, 3]);
   });
 
-  test('a 2025-11-25 client never receives non-object structured content, only the text block', async () => {
+  test('a 2025-11-25 client never receives non-object structured content, only the text block', {
+    tags: ['threat-model'],
+  }, async () => {
     const legacy = startStdioServer('basic');
     try {
       await legacy.request(INITIALIZE);
@@ -169,12 +178,16 @@ describe('tools/call results', () => {
     }
   });
 
-  test('a host result that fails its own outputSchema is -32603 and leaks nothing', async () => {
+  test('a host result that fails its own outputSchema is -32603 and leaks nothing', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await call('bad_output', {}, 4);
     expect(reply).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32603, message: 'Internal error' } });
   });
 
-  test('bytes from the host are base64-encoded; a base64 string is sent as it is', async () => {
+  test('bytes from the host are base64-encoded; a base64 string is sent as it is', {
+    tags: ['threat-model'],
+  }, async () => {
     const result = resultOf(await call('bytes'));
     expect(result['content']).toEqual([
       { type: 'image', data: 'AAEC/f7/', mimeType: 'image/png' },
@@ -196,6 +209,7 @@ describe('tools/call results', () => {
     ['returns something that is not a result', 'not_a_result'],
   ])(
     'a handler that %s is answered -32603 with the request id, and the loop goes on',
+    { tags: ['threat-model'] },
     async (_label, name) => {
       const reply = await call(name, {}, `fault-${name}`);
       expect(reply).toEqual({
@@ -215,14 +229,16 @@ describe('tools/call results', () => {
     expect(result['structuredContent']).toEqual({ kept: 1 });
   });
 
-  test('a host fault is reported on stderr, never on stdout', async () => {
+  test('a host fault is reported on stderr, never on stdout', { tags: ['threat-model'] }, async () => {
     await call('throws', {}, 5);
     await expect.poll(() => peer.stderr).toContain('palisade: host fault');
   });
 });
 
 describe('progress and logging', () => {
-  test('progress is sent only when asked, strictly increasing, and log lines only at the level asked', async () => {
+  test('progress is sent only when asked, strictly increasing, and log lines only at the level asked', {
+    tags: ['threat-model'],
+  }, async () => {
     peer.sendJson(
       modern(6, 'tools/call', {
         name: 'progress',
@@ -259,7 +275,7 @@ describe('progress and logging', () => {
     expect(reply['id']).toBe(7);
   });
 
-  test('nothing is sent for a request after its response', async () => {
+  test('nothing is sent for a request after its response', { tags: ['threat-model'] }, async () => {
     const reply = await peer.request(
       modern(8, 'tools/call', {
         name: 'late_emit',

@@ -12,7 +12,9 @@ afterAll(async () => {
 describe('validation cannot hold the event loop', () => {
   // The only timed assertion here, and deliberately loose: a backtracking engine needs hours
   // (2^n steps) to reject this input, so any bound in seconds tells the two apart.
-  test('a catastrophic host pattern against a 1 MiB argument is rejected and the next request is answered promptly', async () => {
+  test('a catastrophic host pattern against a 1 MiB argument is rejected and the next request is answered promptly', {
+    tags: ['threat-model'],
+  }, async () => {
     const started = Date.now();
     peer.sendJson(
       modern(1, 'tools/call', {
@@ -30,7 +32,9 @@ describe('validation cannot hold the event loop', () => {
     expect(elapsed).toBeLessThan(5_000);
   });
 
-  test('a pattern that would build a state per character fails closed within its work budget, and the next request is answered', async () => {
+  test('a pattern that would build a state per character fails closed within its work budget, and the next request is answered', {
+    tags: ['threat-model'],
+  }, async () => {
     let seed = 7;
     const random = Array.from({ length: 1_000_000 }, () => {
       seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;

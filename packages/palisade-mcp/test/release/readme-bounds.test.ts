@@ -93,6 +93,40 @@ const CLAIMS: readonly Claim[] = [
     figure: '2,000',
     quote: 'schema over 262,144 bytes, 32 levels or 2,000 subschemas',
   },
+  { limit: 'PROGRESS_BURST', figure: '8', quote: 'at most 8 at once and then one per 10 ms' },
+  { limit: 'PROGRESS_MIN_INTERVAL_MS', figure: '10', quote: 'at most 8 at once and then one per 10 ms' },
+  {
+    limit: 'MAX_OPEN_SUBSCRIPTIONS',
+    figure: '10,000',
+    quote: 'One server holds at most 10,000 open listen streams',
+  },
+  {
+    limit: 'MAX_RESOURCE_SUBSCRIPTIONS',
+    figure: '100',
+    quote: 'A listen filter names at most 100 resource URIs',
+  },
+  {
+    limit: 'DEFAULT_LISTEN_LIFETIME_MS',
+    figure: '1800000',
+    quote: '| `notifications.listenLifetimeMs` | `1800000`',
+  },
+  { limit: 'MAX_LISTEN_LIFETIME_MS', figure: '86,400,000', quote: '`1800000` (1 to 86,400,000)' },
+  { limit: 'MAX_SSE_QUEUED_EVENTS', figure: '1,024', quote: '1,024 events behind unsent bytes' },
+  {
+    limit: 'SSE_KEEPALIVE_INTERVAL_MS',
+    figure: '15',
+    scale: 1_000,
+    quote: '`: keep-alive` comment every 15 s',
+  },
+  { limit: 'MAX_INPUT_REQUESTS', figure: '16', quote: 'At most 16 requests per round' },
+  { limit: 'MAX_INPUT_REQUEST_KEY_CHARS', figure: '64', quote: 'keys up to 64 characters' },
+  { limit: 'MAX_INPUT_ROUNDS', figure: '8', quote: 'past round 8' },
+  { limit: 'MAX_REQUEST_STATE_BYTES', figure: '16,384', quote: 'over 16,384 bytes, past round' },
+  { limit: 'DEFAULT_REQUEST_STATE_TTL_MS', figure: '300,000', quote: 'tokens live 300,000 ms' },
+  { limit: 'MAX_REQUEST_STATE_TTL_MS', figure: '3,600,000', quote: '(at most 3,600,000)' },
+  { limit: 'MAX_RUNNING_TASKS', figure: '64', quote: 'At most 64 handlers run as tasks in one process' },
+  { limit: 'MAX_TASK_ID_CHARS', figure: '256', quote: 'Task ids are at most 256 characters' },
+  { limit: 'MAX_TASK_ID_CHARS', figure: '256', quote: "someone else's or longer than 256 characters" },
 ];
 
 /** Constants the README states no figure for (docs/threat-model.md covers them). */
@@ -108,6 +142,7 @@ const NOT_IN_README: readonly LimitName[] = [
   'MAX_ECHOED_URI_CHARS',
   'MAX_HTTP_READ_TIMEOUT_MS',
   'MAX_SERVE_TIMEOUT_MS',
+  'MAX_SUBSCRIBED_URI_BYTES',
 ];
 
 const README = readFileSync(fileURLToPath(new URL('../../../../README.md', import.meta.url)), 'utf8');

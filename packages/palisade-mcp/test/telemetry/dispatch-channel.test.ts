@@ -52,7 +52,9 @@ let stop: (() => void) | undefined;
 afterEach(() => stop?.());
 
 describe('the dispatch tracing channel', () => {
-  test('a call publishes the tool, the outcome and the duration, and nothing of the arguments or result', async () => {
+  test('a call publishes the tool, the outcome and the duration, and nothing of the arguments or result', {
+    tags: ['threat-model'],
+  }, async () => {
     const recorder = record();
     stop = recorder.stop;
     const peer = serveInProcess(server);
@@ -77,7 +79,9 @@ describe('the dispatch tracing channel', () => {
     }
   });
 
-  test('a handler that throws is published as a fault without the error', async () => {
+  test('a handler that throws is published as a fault without the error', {
+    tags: ['threat-model'],
+  }, async () => {
     const recorder = record();
     stop = recorder.stop;
     const peer = serveInProcess(server);
@@ -100,7 +104,9 @@ describe('the dispatch tracing channel', () => {
     expect(JSON.stringify(recorder.events)).not.toContain(MARKER);
   });
 
-  test('arguments refused by the schema are not a dispatch and publish nothing', async () => {
+  test('arguments refused by the schema are not a dispatch and publish nothing', {
+    tags: ['threat-model'],
+  }, async () => {
     const recorder = record();
     stop = recorder.stop;
     const peer = serveInProcess(server);

@@ -23,14 +23,16 @@ describe('stdio framing over a real pipe', () => {
     await peer.close();
   });
 
-  test('a line of exactly 1,048,576 bytes is admitted and answered', async () => {
+  test('a line of exactly 1,048,576 bytes is admitted and answered', { tags: ['threat-model'] }, async () => {
     peer.send(`${echoLineOfSize(1_048_576, 1)}\n`);
     const reply = await peer.nextMessage();
     expect(reply['id']).toBe(1);
     expect(reply).toHaveProperty('result');
   });
 
-  test('a line one byte past 1 MiB is refused by name and the next line is answered', async () => {
+  test('a line one byte past 1 MiB is refused by name and the next line is answered', {
+    tags: ['threat-model'],
+  }, async () => {
     peer.send(`${echoLineOfSize(1_048_577, 2)}\n${TOOLS_LIST}\n`);
     expect(await peer.nextMessage()).toEqual({
       jsonrpc: '2.0',
@@ -39,14 +41,18 @@ describe('stdio framing over a real pipe', () => {
     expect((await peer.nextMessage())['id']).toBe(99);
   });
 
-  test('the tail of an over-long line is discarded to its newline, never read as a message', async () => {
+  test('the tail of an over-long line is discarded to its newline, never read as a message', {
+    tags: ['threat-model'],
+  }, async () => {
     const hidden = JSON.stringify(modern(3, 'tools/call', { name: 'echo', arguments: { text: 'hidden' } }));
     peer.send(`${'x'.repeat(1_048_577)}${hidden}\n${TOOLS_LIST}\n`);
     expect(await peer.nextMessage()).toMatchObject({ error: { code: -32600 } });
     expect((await peer.nextMessage())['id']).toBe(99);
   });
 
-  test('a trailing carriage return counts toward the bound and is then trimmed', async () => {
+  test('a trailing carriage return counts toward the bound and is then trimmed', {
+    tags: ['threat-model'],
+  }, async () => {
     peer.send(`${echoLineOfSize(1_048_575, 4)}\r\n`);
     expect((await peer.nextMessage())['id']).toBe(4);
     peer.send(`${echoLineOfSize(1_048_576, 5)}\r\n${TOOLS_LIST}\n`);
@@ -54,7 +60,9 @@ describe('stdio framing over a real pipe', () => {
     expect((await peer.nextMessage())['id']).toBe(99);
   });
 
-  test('a legacy Content-Length frame is read and answered in the same framing', async () => {
+  test('a legacy Content-Length frame is read and answered in the same framing', {
+    tags: ['threat-model'],
+  }, async () => {
     const body = JSON.stringify(modern(6, 'tools/call', { name: 'echo', arguments: { text: 'framed' } }));
     peer.send(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     const header = await peer.nextLine();
@@ -69,7 +77,9 @@ describe('stdio framing over a real pipe', () => {
     (peer as unknown as { buffered: Buffer }).buffered = peer.pending.subarray(length);
   });
 
-  test('a legacy frame declaring more than 1 MiB is refused and its body is never read as messages', async () => {
+  test('a legacy frame declaring more than 1 MiB is refused and its body is never read as messages', {
+    tags: ['threat-model'],
+  }, async () => {
     const inside = `${JSON.stringify(modern(7, 'tools/call', { name: 'echo', arguments: { text: 'smuggled' } }))}\n`;
     const body = inside.padEnd(1_048_577, ' ');
     peer.send(`Content-Length: 1048577\r\n\r\n${body}${TOOLS_LIST}\n`);
@@ -88,7 +98,9 @@ describe('stdio framing over a real pipe', () => {
     expect(next['id']).toBe(99);
   });
 
-  test('a line nested exactly 64 levels is read; 65 is refused by name and the loop goes on', async () => {
+  test('a line nested exactly 64 levels is read; 65 is refused by name and the loop goes on', {
+    tags: ['threat-model'],
+  }, async () => {
     const nest = (levels: number) => `${'['.repeat(levels - 2)}${']'.repeat(levels - 2)}`;
     const line64 = JSON.stringify(
       modern(8, 'tools/call', { name: 'inspect', arguments: { v: 'HOLE' } }),
@@ -117,7 +129,9 @@ describe('stdio framing over a real pipe', () => {
     expect((await peer.nextMessage())['id']).toBe(99);
   });
 
-  test('a line with a repeated key is refused naming the key, and the loop goes on', async () => {
+  test('a line with a repeated key is refused naming the key, and the loop goes on', {
+    tags: ['threat-model'],
+  }, async () => {
     peer.send(`{"jsonrpc":"2.0","id":9,"method":"tools/list","method":"tools/call"}\n${TOOLS_LIST}\n`);
     expect(await peer.nextMessage()).toEqual({
       jsonrpc: '2.0',
@@ -126,7 +140,9 @@ describe('stdio framing over a real pipe', () => {
     expect((await peer.nextMessage())['id']).toBe(99);
   });
 
-  test('a line that is not JSON is -32700 and carries none of its bytes', async () => {
+  test('a line that is not JSON is -32700 and carries none of its bytes', {
+    tags: ['threat-model'],
+  }, async () => {
     peer.send(`{"jsonrpc": ${MARKER}\n`);
     const reply = await peer.nextMessage();
     expect(reply).toEqual({
@@ -135,7 +151,7 @@ describe('stdio framing over a real pipe', () => {
     });
   });
 
-  test('a line of invalid UTF-8 is -32700', async () => {
+  test('a line of invalid UTF-8 is -32700', { tags: ['threat-model'] }, async () => {
     peer.send(
       Buffer.concat([
         Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'),
@@ -149,7 +165,9 @@ describe('stdio framing over a real pipe', () => {
     });
   });
 
-  test('JSON that is not an object is -32600 naming its type, never silence', async () => {
+  test('JSON that is not an object is -32600 naming its type, never silence', {
+    tags: ['threat-model'],
+  }, async () => {
     peer.send('"just a string"\n');
     expect(await peer.nextMessage()).toEqual({
       jsonrpc: '2.0',
@@ -157,7 +175,7 @@ describe('stdio framing over a real pipe', () => {
     });
   });
 
-  test('a batch is refused by name', async () => {
+  test('a batch is refused by name', { tags: ['threat-model'] }, async () => {
     peer.send(`[${TOOLS_LIST}]\n`);
     expect(await peer.nextMessage()).toEqual({
       jsonrpc: '2.0',
@@ -170,7 +188,9 @@ describe('stdio framing over a real pipe', () => {
     expect((await peer.nextMessage())['id']).toBe(99);
   });
 
-  test('a second request in flight under the same id is refused without an id', async () => {
+  test('a second request in flight under the same id is refused without an id', {
+    tags: ['threat-model'],
+  }, async () => {
     const waiting = JSON.stringify(modern(10, 'tools/call', { name: 'wait_for_abort' }));
     peer.send(`${waiting}\n${waiting}\n`);
     expect(await peer.nextMessage()).toEqual({
@@ -188,7 +208,9 @@ describe('stdio lifecycle', () => {
     peer.kill();
   });
 
-  test('a host writing to stdout through console or process.stdout lands on stderr, not in the protocol stream', async () => {
+  test('a host writing to stdout through console or process.stdout lands on stderr, not in the protocol stream', {
+    tags: ['threat-model'],
+  }, async () => {
     peer = startStdioServer('basic');
     const reply = await peer.request(modern(1, 'tools/call', { name: 'stray_output' }));
     expect(reply).toMatchObject({ id: 1, result: { content: [{ text: 'wrote' }] } });
@@ -198,7 +220,9 @@ describe('stdio lifecycle', () => {
     expect(peer.stderr).toContain(`console.info ${MARKER}`);
   });
 
-  test('notifications/cancelled aborts the handler and nothing more is sent for that request', async () => {
+  test('notifications/cancelled aborts the handler and nothing more is sent for that request', {
+    tags: ['threat-model'],
+  }, async () => {
     peer = startStdioServer('basic');
     peer.sendJson(modern(1, 'tools/call', { name: 'wait_for_abort', _meta: { progressToken: 't' } }));
     expect(await peer.nextMessage()).toMatchObject({
@@ -222,7 +246,9 @@ describe('stdio lifecycle', () => {
     expect((await peer.request(modern(3, 'tools/list')))['id']).toBe(3);
   });
 
-  test('when stdin closes, in-flight handlers are aborted and the process exits', async () => {
+  test('when stdin closes, in-flight handlers are aborted and the process exits', {
+    tags: ['threat-model'],
+  }, async () => {
     peer = startStdioServer('basic');
     peer.sendJson(modern(1, 'tools/call', { name: 'wait_for_abort' }));
     await expect.poll(() => peer.stderr).not.toBe('__never__');

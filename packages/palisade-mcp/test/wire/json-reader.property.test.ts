@@ -160,7 +160,9 @@ describe('properties of the JSON reader', () => {
     );
   });
 
-  it('a duplicate key injected at any depth, in any spelling, is refused as repeated-key', () => {
+  it('a duplicate key injected at any depth, in any spelling, is refused as repeated-key', {
+    tags: ['threat-model'],
+  }, () => {
     const level = fc.dictionary(
       key.filter((name) => name !== 'next'),
       fc.oneof(fc.integer(), fc.string({ unit: 'binary', maxLength: 6 }), fc.boolean()),

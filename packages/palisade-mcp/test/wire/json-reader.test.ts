@@ -170,13 +170,15 @@ describe('not JSON', () => {
     }
   });
 
-  it('the refusal does not carry V8’s parse error, which quotes the input', () => {
+  it('the refusal does not carry V8’s parse error, which quotes the input', {
+    tags: ['threat-model'],
+  }, () => {
     const refusal = refusalOf(readJsonMessage(utf8('{"a": tru, "secret": "hunter2"}')));
     expect(refusal).toEqual(NOT_JSON);
     expect(refusal.message).not.toMatch(/Unexpected|position|tru|hunter2/);
   });
 
-  it('a UTF-8 byte order mark is refused as not-json, not stripped', () => {
+  it('a UTF-8 byte order mark is refused as not-json, not stripped', { tags: ['threat-model'] }, () => {
     expect(refusalOf(readJsonMessage(concat([0xef, 0xbb, 0xbf], utf8('{"a":1}'))))).toEqual(NOT_JSON);
   });
 
@@ -209,7 +211,9 @@ describe('UTF-8', () => {
     expect(refusalOf(readJsonMessage(bytes))).toEqual(INVALID_UTF8);
   });
 
-  it('a truncated sequence at the very end of the input is refused as invalid-utf8', () => {
+  it('a truncated sequence at the very end of the input is refused as invalid-utf8', {
+    tags: ['threat-model'],
+  }, () => {
     expect(refusalOf(readJsonMessage(concat(utf8('{"a":1}'), [0xf0, 0x9f, 0x98])))).toEqual(INVALID_UTF8);
   });
 
@@ -234,7 +238,7 @@ describe('surrogate escapes', () => {
     expect(refusalOf(readJsonMessage(utf8(text)))).toEqual(LONE_SURROGATE);
   });
 
-  it('an escaped surrogate pair is admitted and decoded', () => {
+  it('an escaped surrogate pair is admitted and decoded', { tags: ['threat-model'] }, () => {
     expect(admittedValue(readJsonMessage(utf8('{"a":"\\ud83d\\ude00","\\uD83D\\uDE00":1}')))).toEqual({
       a: '😀',
       '😀': 1,
@@ -286,11 +290,11 @@ describe('depth', () => {
     expect(refusalOf(readJsonMessage(arraysInObject(64)))).toEqual(TOO_DEEP);
   });
 
-  it('64 levels of objects are admitted', () => {
+  it('64 levels of objects are admitted', { tags: ['threat-model'] }, () => {
     expect(readJsonMessage(objects(64)).ok).toBe(true);
   });
 
-  it('65 levels of objects are refused as too-deep', () => {
+  it('65 levels of objects are refused as too-deep', { tags: ['threat-model'] }, () => {
     expect(refusalOf(readJsonMessage(objects(65)))).toEqual(TOO_DEEP);
   });
 
@@ -309,7 +313,7 @@ describe('depth', () => {
     expect(refusalOf(readJsonValue(at(62)))).toEqual(TOO_DEEP);
   });
 
-  it('brackets inside strings and keys do not count', () => {
+  it('brackets inside strings and keys do not count', { tags: ['threat-model'] }, () => {
     const brackets = '[{'.repeat(70);
     expect(admittedValue(readJsonMessage(utf8(`{"${brackets}":"${brackets}"}`)))).toEqual({
       [brackets]: brackets,
@@ -327,7 +331,9 @@ describe('depth', () => {
     expect(refusalOf(readJsonMessage(utf8(text)))).toEqual(TOO_DEEP);
   });
 
-  it('the worst 1 MiB body, 524,288 nested [, is refused before JSON.parse runs', () => {
+  it('the worst 1 MiB body, 524,288 nested [, is refused before JSON.parse runs', {
+    tags: ['threat-model'],
+  }, () => {
     const parse = vi.spyOn(JSON, 'parse');
     const bytes = utf8(`${'['.repeat(524_288)}${']'.repeat(524_288)}`);
     expect(bytes.length).toBe(1_048_576);
@@ -345,7 +351,7 @@ describe('repeated keys', () => {
     expect(refusalOf(readJsonMessage(utf8('{"a":1,"a":2}')))).toEqual(repeats('"a"'));
   });
 
-  it('keys are compared after unescaping', () => {
+  it('keys are compared after unescaping', { tags: ['threat-model'] }, () => {
     expect(refusalOf(readJsonMessage(utf8('{"a":1,"\\u0061":2}')))).toEqual(repeats('"a"'));
   });
 
@@ -357,7 +363,7 @@ describe('repeated keys', () => {
     expect(refusalOf(readJsonMessage(utf8('{"l":[{"a":1},{"a":2,"a":3}]}')))).toEqual(repeats('"a"'));
   });
 
-  it('a key repeated in the innermost of 64 levels is refused', () => {
+  it('a key repeated in the innermost of 64 levels is refused', { tags: ['threat-model'] }, () => {
     const text = `${'{"a":'.repeat(63)}{"z":1,"z":2}${'}'.repeat(63)}`;
     expect(refusalOf(readJsonMessage(utf8(text)))).toEqual(repeats('"z"'));
   });
@@ -366,7 +372,7 @@ describe('repeated keys', () => {
     expect(refusalOf(readJsonMessage(utf8('{ "a" : 1 ,\n "a"\t:\r\n2 }')))).toEqual(repeats('"a"'));
   });
 
-  it('equal keys in different objects are admitted', () => {
+  it('equal keys in different objects are admitted', { tags: ['threat-model'] }, () => {
     expect(admittedValue(readJsonMessage(utf8('{"a":{"a":1}}')))).toEqual({ a: { a: 1 } });
     expect(admittedValue(readJsonMessage(utf8('{"l":[{"a":1},{"a":2}]}')))).toEqual({
       l: [{ a: 1 }, { a: 2 }],
@@ -453,7 +459,7 @@ describe('the named key', () => {
     expect(refusalNaming('k'.repeat(32))).toEqual(repeats(`"${'k'.repeat(32)}"`));
   });
 
-  it('a key of 33 UTF-16 units is cut to 32', () => {
+  it('a key of 33 UTF-16 units is cut to 32', { tags: ['threat-model'] }, () => {
     expect(refusalNaming(`${'k'.repeat(32)}Z`)).toEqual(repeats(`"${'k'.repeat(32)}"`));
   });
 
@@ -481,7 +487,7 @@ describe('the named key', () => {
 });
 
 describe('message shape', () => {
-  it('a top-level array is refused as a batch', () => {
+  it('a top-level array is refused as a batch', { tags: ['threat-model'] }, () => {
     expect(refusalOf(readJsonMessage(utf8('[{"jsonrpc":"2.0","method":"ping","id":1}]')))).toEqual(BATCH);
     expect(refusalOf(readJsonMessage(utf8('[]')))).toEqual(BATCH);
   });
@@ -535,7 +541,7 @@ describe('input views', () => {
 });
 
 describe('prototype keys', () => {
-  it('a __proto__ key stays an own property and changes no prototype', () => {
+  it('a __proto__ key stays an own property and changes no prototype', { tags: ['threat-model'] }, () => {
     const value = admittedValue(
       readJsonMessage(utf8('{"__proto__":{"polluted":1},"a":{"__proto__":{"x":1}}}')),
     );

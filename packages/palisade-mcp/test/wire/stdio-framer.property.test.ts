@@ -188,7 +188,7 @@ describe('stdio framer properties', () => {
     );
   });
 
-  it('never throws and never holds more than the bound on random bytes', () => {
+  it('never throws and never holds more than the bound on random bytes', { tags: ['threat-model'] }, () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 4 * MAX, size: 'max' }), cuts, (stream, at) => {
         frameChunks(split(stream, at));

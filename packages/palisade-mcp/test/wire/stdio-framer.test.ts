@@ -107,7 +107,9 @@ describe('the line bound', () => {
     expect(shown(filler(1_048_576), '\r\n')).toEqual(['line refusal line-too-large']);
   });
 
-  it('refuses an over-long line as soon as the byte past the bound arrives', () => {
+  it('refuses an over-long line as soon as the byte past the bound arrives', {
+    tags: ['threat-model'],
+  }, () => {
     const framer = new StdioFramer();
     expect(framer.push(filler(1_048_576))).toEqual([]);
     expect(framer.push(filler(1)).map(show)).toEqual(['line refusal line-too-large']);
@@ -135,7 +137,9 @@ describe('the line bound', () => {
     ]);
   });
 
-  it('holds at most 1,048,576 bytes while a 64 MiB line arrives in 64 KiB chunks, refuses it once and frames the next line', () => {
+  it('holds at most 1,048,576 bytes while a 64 MiB line arrives in 64 KiB chunks, refuses it once and frames the next line', {
+    tags: ['threat-model'],
+  }, () => {
     const framer = new StdioFramer();
     const chunk = filler(65_536);
     const frames: Frame[] = [];
@@ -230,7 +234,9 @@ describe('legacy Content-Length frames', () => {
     ]);
   });
 
-  it('drains the body of an over-large frame unheld and unframed, then frames what follows', () => {
+  it('drains the body of an over-large frame unheld and unframed, then frames what follows', {
+    tags: ['threat-model'],
+  }, () => {
     const framer = new StdioFramer();
     const frames = framer.push(bytes('Content-Length: 2097152\r\n\r\n'));
     const body = join('{"id":1}\n', filler(65_536 - 9));
@@ -275,7 +281,7 @@ describe('legacy Content-Length frames', () => {
     ]);
   });
 
-  it('refuses a repeated Content-Length header even with the same value', () => {
+  it('refuses a repeated Content-Length header even with the same value', { tags: ['threat-model'] }, () => {
     expect(shown('Content-Length: 8\r\ncontent-length: 8\r\n\r\n{"id":1}\n')).toEqual([
       'content-length refusal bad-frame-header',
     ]);
@@ -326,7 +332,9 @@ describe('legacy Content-Length frames', () => {
     expect(shown(`Content-Length: 8\r\n${headers}\r\n{"id":1}`)).toEqual(['content-length message {"id":1}']);
   });
 
-  it('refuses a block of 33 header lines by name, and frames the next line', () => {
+  it('refuses a block of 33 header lines by name, and frames the next line', {
+    tags: ['threat-model'],
+  }, () => {
     const headers = 'X-Pad: 1\r\n'.repeat(32);
     expect(
       frameAll(`Content-Length: 8\r\n${headers}{"id":2}\n`).map((frame) => [
@@ -346,7 +354,9 @@ describe('legacy Content-Length frames', () => {
     ]);
   });
 
-  it('refuses a header line past the bound once, drains the block and its declared body, and frames what follows', () => {
+  it('refuses a header line past the bound once, drains the block and its declared body, and frames what follows', {
+    tags: ['threat-model'],
+  }, () => {
     const header = join('X-Pad: ', filler(1_048_576 - 6), '\r\n');
     expect(shown('Content-Length: 8\r\n', header, 'X-More: 1\r\n\r\n{"id":1}{"id":2}\n')).toEqual([
       'content-length refusal line-too-large',

@@ -1,6 +1,7 @@
 /** What every method handler receives, and what it answers. */
 import type { CacheHint, HandlerContext, JsonObject } from '../../catalog/types.js';
 import type { Revision } from '../../revisions.js';
+import type { InputRequiredValue } from '../input-required.js';
 import type { JsonRpcError, RequestId } from '../jsonrpc.js';
 import type { Server } from '../server-shape.js';
 
@@ -10,11 +11,17 @@ export interface Call {
   readonly params: Readonly<JsonObject>;
   readonly revision: Revision;
   readonly ctx: HandlerContext;
+  /** The transport's fault reporter, for work that outlives the request (a task's handler). */
+  readonly reportFault?: ((description: string, cause: unknown) => void) | undefined;
 }
 
 export type Outcome =
   | { readonly kind: 'result'; readonly result: JsonObject; readonly cache?: CacheHint }
-  | { readonly kind: 'error'; readonly error: JsonRpcError };
+  | { readonly kind: 'error'; readonly error: JsonRpcError }
+  /** The handler asked the client for input (MRTR); only tools/call, prompts/get and resources/read answer this. */
+  | { readonly kind: 'input-required'; readonly value: InputRequiredValue }
+  /** A CreateTaskResult (tasks extension), sent as built: `resultType: "task"`, no cache hints. */
+  | { readonly kind: 'task'; readonly result: JsonObject };
 
 export type MethodHandler = (call: Call) => Outcome | Promise<Outcome>;
 
@@ -24,4 +31,8 @@ export function result(value: JsonObject, cache?: CacheHint): Outcome {
 
 export function failure(error: JsonRpcError): Outcome {
   return { kind: 'error', error };
+}
+
+export function askedForInput(value: InputRequiredValue): Outcome {
+  return { kind: 'input-required', value };
 }

@@ -17,7 +17,7 @@ export function discover(call: Call): Outcome {
   const { server } = call;
   const body: JsonObject = {
     supportedVersions: [...server.supportedVersions],
-    capabilities: capabilities(server),
+    capabilities: capabilities(server, MODERN_REVISION, 'http'),
   };
   if (server.instructions !== undefined) body['instructions'] = server.instructions;
   return result(body, server.cache.discover);
@@ -39,7 +39,12 @@ export type InitializeOutcome =
   | { readonly ok: true; readonly result: JsonObject; readonly clientCapabilities: JsonObject }
   | { readonly ok: false; readonly error: JsonRpcError };
 
-export function initialize(server: Server, id: RequestId, params: Readonly<JsonObject>): InitializeOutcome {
+export function initialize(
+  server: Server,
+  id: RequestId,
+  params: Readonly<JsonObject>,
+  transport: 'stdio' | 'http',
+): InitializeOutcome {
   if (!server.supportedVersions.includes(LEGACY_REVISION)) {
     return {
       ok: false,
@@ -71,7 +76,7 @@ export function initialize(server: Server, id: RequestId, params: Readonly<JsonO
   }
   const body: JsonObject = {
     protocolVersion: LEGACY_REVISION,
-    capabilities: capabilities(server),
+    capabilities: capabilities(server, LEGACY_REVISION, transport),
     serverInfo: { ...server.info },
   };
   if (server.instructions !== undefined) body['instructions'] = server.instructions;

@@ -6,8 +6,11 @@ import { contentBlock } from '../../catalog/content.js';
 import { HostFault } from '../../catalog/host-fault.js';
 import type { JsonObject } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
+import { traceDispatch } from '../../telemetry/dispatch-channel.js';
 import { invalidParams } from '../errors.js';
-import { type Call, failure, type Outcome, result } from './call.js';
+import { inputRequiredValue, isInputRequired } from '../input-required.js';
+import { askedForInput, type Call, failure, type Outcome, result } from './call.js';
+import { refuseLackedCapabilities } from './required-capabilities.js';
 
 export async function getPrompt(call: Call): Promise<Outcome> {
   const { params } = call;
@@ -15,6 +18,8 @@ export async function getPrompt(call: Call): Promise<Outcome> {
     return failure(invalidParams(call.id, 'prompts/get needs params.name as a string'));
   const prompt = call.server.catalog.prompts?.get(params['name']);
   if (prompt === undefined) return failure(invalidParams(call.id, 'no prompt has that name'));
+  const lacked = refuseLackedCapabilities(call, prompt.requiredCapabilities);
+  if (lacked !== undefined) return lacked;
   const given = params['arguments'] === undefined ? {} : params['arguments'];
   if (!isPlainObject(given)) return failure(invalidParams(call.id, 'params.arguments must be an object'));
 
@@ -36,7 +41,14 @@ export async function getPrompt(call: Call): Promise<Outcome> {
     }
   }
 
-  const answer = (await prompt.definition.get(Object.freeze(args), call.ctx)) as unknown;
+  const settled = await traceDispatch(
+    { server: call.server.info.name, prompt: prompt.definition.name, revision: call.revision },
+    async () => (await prompt.definition.get(Object.freeze(args), call.ctx)) as unknown,
+    () => 'ok',
+  );
+  if (!settled.ok) throw settled.error;
+  const answer = settled.value;
+  if (isInputRequired(answer)) return askedForInput(inputRequiredValue(answer));
   const where = `prompt ${JSON.stringify(prompt.definition.name)} result`;
   if (!isPlainObject(answer) || !Array.isArray(answer['messages'])) {
     throw new HostFault(`${where} must be an object with a messages array`);

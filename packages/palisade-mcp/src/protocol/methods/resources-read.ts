@@ -5,11 +5,14 @@
  */
 import { resourceContents } from '../../catalog/content.js';
 import { HostFault } from '../../catalog/host-fault.js';
-import type { ReadResourceReturn } from '../../catalog/types.js';
+import type { InputRequired, ReadResourceReturn } from '../../catalog/types.js';
 import { LEGACY_REVISION } from '../../revisions.js';
+import { traceDispatch } from '../../telemetry/dispatch-channel.js';
 import { invalidParams, MAX_ECHOED_URI_CHARS, RESOURCE_NOT_FOUND_LEGACY } from '../errors.js';
+import { inputRequiredValue, isInputRequired } from '../input-required.js';
 import { errorResponse } from '../jsonrpc.js';
-import { type Call, failure, type Outcome, result } from './call.js';
+import { askedForInput, type Call, failure, type Outcome, result } from './call.js';
+import { refuseLackedCapabilities } from './required-capabilities.js';
 
 function notFound(call: Call, uri: string): Outcome {
   const data = uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined;
@@ -19,26 +22,50 @@ function notFound(call: Call, uri: string): Outcome {
   return failure(invalidParams(call.id, 'resource not found', data));
 }
 
+/** The host's reader on the dispatch channel; its value and its error pass through untouched. */
+async function traced<T>(
+  call: Call,
+  target: { readonly resource: string } | { readonly resourceTemplate: string },
+  read: () => Promise<T> | T,
+): Promise<T> {
+  const settled = await traceDispatch(
+    { server: call.server.info.name, ...target, revision: call.revision },
+    async () => await read(),
+    () => 'ok',
+  );
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
+
 export async function readResource(call: Call): Promise<Outcome> {
   const uri = call.params['uri'];
   if (typeof uri !== 'string')
     return failure(invalidParams(call.id, 'resources/read needs params.uri as a string'));
   const { catalog } = call.server;
-  let contents: ReadResourceReturn;
+  let contents: ReadResourceReturn | InputRequired;
   const listed = catalog.resources?.get(uri);
   if (listed !== undefined) {
-    contents = await listed.definition.read(call.ctx);
+    const lacked = refuseLackedCapabilities(call, listed.requiredCapabilities);
+    if (lacked !== undefined) return lacked;
+    contents = await traced(call, { resource: uri }, () => listed.definition.read(call.ctx));
   } else {
-    let matched: ReadResourceReturn | null = null;
+    let matched: ReadResourceReturn | InputRequired | null = null;
     for (const template of catalog.templates) {
       const variables = template.template.match(uri);
       if (variables === undefined) continue;
-      matched = await template.definition.read(uri, Object.freeze(variables), call.ctx);
+      const lacked = refuseLackedCapabilities(call, template.requiredCapabilities);
+      if (lacked !== undefined) return lacked;
+      // The template, not the URI, names the read: the URI carries the caller's variables.
+      const { uriTemplate } = template.definition;
+      matched = await traced(call, { resourceTemplate: uriTemplate }, () =>
+        template.definition.read(uri, Object.freeze(variables), call.ctx),
+      );
       break;
     }
     if (matched === null) return notFound(call, uri);
     contents = matched;
   }
+  if (isInputRequired(contents)) return askedForInput(inputRequiredValue(contents));
   if (contents === undefined) return notFound(call, uri);
   if (!Array.isArray(contents))
     throw new HostFault('a resource reader must return an array of contents or undefined');

@@ -7,12 +7,16 @@
  */
 import { contentBlocks } from '../../catalog/content.js';
 import { HostFault } from '../../catalog/host-fault.js';
-import type { JsonObject, ToolResult } from '../../catalog/types.js';
+import type { JsonObject, TaskSupport, ToolResult } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
 import { LEGACY_REVISION } from '../../revisions.js';
 import { traceDispatch } from '../../telemetry/dispatch-channel.js';
-import { invalidParams } from '../errors.js';
-import { type Call, failure, type Outcome, result } from './call.js';
+import { invalidParams, methodNotFound } from '../errors.js';
+import { inputRequiredValue, isInputRequired } from '../input-required.js';
+import { declaresTasks, lacksTasks } from '../tasks/negotiation.js';
+import { createTask } from '../tasks/runner.js';
+import { askedForInput, type Call, failure, type Outcome, result } from './call.js';
+import { refuseLackedCapabilities } from './required-capabilities.js';
 
 function toolError(text: string): JsonObject {
   return { content: [{ type: 'text', text }], isError: true };
@@ -24,12 +28,38 @@ export async function callTool(call: Call): Promise<Outcome> {
     return failure(invalidParams(call.id, 'tools/call needs params.name as a string'));
   const tool = call.server.catalog.tools?.get(params['name']);
   if (tool === undefined) return failure(invalidParams(call.id, 'no tool has that name'));
+  const lacked = refuseLackedCapabilities(call, tool.requiredCapabilities);
+  if (lacked !== undefined) return lacked;
   const args = params['arguments'] === undefined ? {} : params['arguments'];
   if (!isPlainObject(args)) return failure(invalidParams(call.id, 'params.arguments must be an object'));
 
   const verdict = tool.input.validate(args);
   if (!verdict.ok) return result(toolError(`Invalid arguments: ${verdict.message}`));
+  const mode = taskMode(call, tool.taskSupport);
+  if (mode === 'task') return await createTask(call, tool.definition.name, args, invokeTool);
+  if (mode !== 'sync') return mode;
+  return await invokeTool(call, args);
+}
 
+/**
+ * The tasks extension decides per request (SEP-2663: server-directed): a tool that supports
+ * tasks runs as one when this 2026-07-28 request declared the extension, else synchronously; a
+ * tool that requires tasks is refused -32021 without it. 2025-11-25 has its own, different tasks
+ * design, which Palisade does not implement: there a tool requiring tasks is -32601, as that
+ * revision answers a required-task tool called without task augmentation.
+ */
+function taskMode(call: Call, support: TaskSupport): 'sync' | 'task' | Outcome {
+  if (support === 'forbidden') return 'sync';
+  if (call.revision === LEGACY_REVISION)
+    return support === 'required' ? failure(methodNotFound(call.id)) : 'sync';
+  if (declaresTasks(call.ctx.clientCapabilities)) return 'task';
+  return support === 'required' ? lacksTasks(call) : 'sync';
+}
+
+/** Runs the tool's handler on arguments already validated; `call.params.name` names the tool. */
+export async function invokeTool(call: Call, args: JsonObject): Promise<Outcome> {
+  const tool = call.server.catalog.tools?.get(call.params['name'] as string);
+  if (tool === undefined) throw new HostFault('a task names a tool this server does not have');
   const settled = await traceDispatch(
     { server: call.server.info.name, tool: tool.definition.name, revision: call.revision },
     async () => (await tool.definition.handler(args as never, call.ctx)) as unknown,
@@ -37,6 +67,7 @@ export async function callTool(call: Call): Promise<Outcome> {
   );
   if (!settled.ok)
     throw new HostFault(`tool ${JSON.stringify(tool.definition.name)} handler threw`, settled.error);
+  if (isInputRequired(settled.value)) return askedForInput(inputRequiredValue(settled.value));
   return result(toolResult(call, tool.definition.name, tool.output, tool.outputIsObject, settled.value));
 }
 

@@ -1,0 +1,63 @@
+/**
+ * Progress is rate-limited per request (limits.ts: PROGRESS_BURST 8, then one per
+ * PROGRESS_MIN_INTERVAL_MS 10), held over a real socket: a handler reporting in a tight loop
+ * cannot fill its client's stream.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createHttpHandler } from '../../src/http/handler.js';
+import { createServer, defineTool } from '../../src/index.js';
+import { ADMIT_ALL, type Mounted, modernRequest, mount, post, RawClient } from '../support/http-peer.js';
+
+let mounted: Mounted | undefined;
+afterEach(async () => {
+  await mounted?.close();
+  mounted = undefined;
+});
+
+async function progressValues(pauseMs: number): Promise<number[]> {
+  const server = createServer({
+    name: 'progress',
+    version: '1',
+    tools: [
+      defineTool({
+        name: 'loop',
+        inputSchema: { type: 'object' },
+        handler: async (_args, ctx) => {
+          for (let step = 1; step <= 100; step += 1) ctx.progress(step, 200);
+          await sleep(pauseMs);
+          for (let step = 101; step <= 200; step += 1) ctx.progress(step, 200);
+          return { content: [{ type: 'text', text: 'done' }] };
+        },
+      }),
+    ],
+  });
+  mounted = await mount(createHttpHandler(server, ADMIT_ALL));
+  const client = new RawClient(mounted.port);
+  const { body, headers } = modernRequest(1, 'tools/call', {
+    name: 'loop',
+    _meta: { progressToken: 'p' },
+  });
+  client.send(post(body, { ...headers, Connection: 'close' }));
+  await client.closed;
+  return [...client.text().matchAll(/"progress":(\d+)/g)].map((match) => Number(match[1]));
+}
+
+describe('progress rate limit', () => {
+  test('a handler reporting 100 steps at once sends the first 8 and nothing more in that instant', {
+    tags: ['threat-model'],
+  }, async () => {
+    const values = await progressValues(0);
+    expect(values.slice(0, 8)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(values.filter((value) => value <= 100)).toHaveLength(8);
+  });
+
+  test('after a pause the bucket has refilled: the next burst is sent, still strictly increasing', {
+    tags: ['threat-model'],
+  }, async () => {
+    const values = await progressValues(200);
+    const second = values.filter((value) => value > 100);
+    expect(second.slice(0, 8)).toEqual([101, 102, 103, 104, 105, 106, 107, 108]);
+    expect(second.length).toBeLessThanOrEqual(9);
+  });
+});
