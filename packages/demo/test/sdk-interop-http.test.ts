@@ -51,7 +51,9 @@ async function startDemo(...args: string[]): Promise<Demo> {
 }
 
 describe('the demo over HTTP with the official SDK clients', () => {
-  test('the 1.x client initializes statelessly on 2025-11-25 and exercises everything', async () => {
+  test('the 1.x client initializes statelessly on 2025-11-25 and exercises everything', {
+    tags: ['threat-model'],
+  }, async () => {
     const demo = await startDemo();
     const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' });
     await client.connect(new TransportV1(demo.url));
@@ -63,7 +65,9 @@ describe('the demo over HTTP with the official SDK clients', () => {
     }
   });
 
-  test('the 2.x client in its default legacy mode negotiates 2025-11-25 and exercises everything', async () => {
+  test('the 2.x client in its default legacy mode negotiates 2025-11-25 and exercises everything', {
+    tags: ['threat-model'],
+  }, async () => {
     const demo = await startDemo();
     const client = new ClientV2({ name: 'sdk-v2', version: '2.0.0' });
     await client.connect(new TransportV2(demo.url));
@@ -75,7 +79,9 @@ describe('the demo over HTTP with the official SDK clients', () => {
     }
   });
 
-  test('the 2.x client in auto mode discovers 2026-07-28 and exercises everything', async () => {
+  test('the 2.x client in auto mode discovers 2026-07-28 and exercises everything', {
+    tags: ['threat-model'],
+  }, async () => {
     const demo = await startDemo();
     const client = new ClientV2(
       { name: 'sdk-v2', version: '2.0.0' },
@@ -92,7 +98,9 @@ describe('the demo over HTTP with the official SDK clients', () => {
 });
 
 describe('the demo command line', () => {
-  test('a browser origin not passed with --allowed-origin is answered 403, and one passed is served', async () => {
+  test('a browser origin not passed with --allowed-origin is answered 403, and one passed is served', {
+    tags: ['threat-model'],
+  }, async () => {
     const demo = await startDemo('--allowed-origin', 'http://app.example');
     const post = (origin: string) =>
       fetch(demo.url, {

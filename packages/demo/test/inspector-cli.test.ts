@@ -1,0 +1,133 @@
+/**
+ * The demo as `npm start` runs it (the built `dist/main.js`), over HTTP and over stdio, driven by
+ * the MCP Inspector's command-line client `mcpdo`, each command a real `mcpdo` process talking to
+ * its own daemon. mcpdo negotiates the legacy era (2025-11-25) unless told `--era auto`, which finds
+ * 2026-07-28. Every mcpdo run costs most of a second of CPU on start-up, so the legacy connection
+ * is walked whole and the modern one checked with one call.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createMcpdo, type Mcpdo, McpdoError } from './mcpdo.js';
+
+const DEMO = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+/** mcpdo starts in about a second of CPU; a walk is eight of them on a shared two-core machine. */
+const MCPDO_TEST_MS = 60_000;
+
+let demo: ChildProcess | undefined;
+let mcpdo: Mcpdo;
+
+/** Starts the demo over HTTP on port 0 and reads the URL it prints to stderr. */
+async function startHttpDemo(): Promise<string> {
+  const child = spawn(process.execPath, [DEMO, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  demo = child;
+  let stderr = '';
+  return new Promise<string>((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text;
+      const found = /at (http:\/\/\S+\/mcp)\n/.exec(stderr);
+      if (found?.[1] !== undefined) resolve(found[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the demo exited (${code}) before serving: ${stderr}`)));
+  });
+}
+
+beforeAll(async () => {
+  const url = await startHttpDemo();
+  const http = { type: 'streamable-http', url } as const;
+  const stdio = { command: process.execPath, args: [DEMO, '--stdio'] };
+  // One entry per connection: reconnecting a name in another era drops commands still in flight.
+  mcpdo = await createMcpdo({
+    'demo-http': http,
+    'demo-http-auto': http,
+    'demo-stdio': stdio,
+    'demo-stdio-auto': stdio,
+  });
+});
+
+afterAll(async () => {
+  try {
+    await mcpdo?.stop();
+  } finally {
+    if (demo !== undefined && demo.exitCode === null && demo.signalCode === null) {
+      demo.kill('SIGTERM');
+      await once(demo, 'exit');
+    }
+  }
+}, MCPDO_TEST_MS);
+
+const names = (list: unknown, key: string): unknown[] =>
+  (list as Array<Record<string, unknown>>).map((entry) => entry[key]);
+
+/** Lists, calls, reads and gets through mcpdo, its commands run side by side. */
+async function walk(connection: string): Promise<void> {
+  const on = (...command: string[]) => mcpdo.on(connection, ...command);
+  const [tools, add, fault, resources, readme, prompts, greeting] = await Promise.all([
+    on('tools/list'),
+    on('tools/call', 'add', 'a:=2', 'b:=40'),
+    on('tools/call', 'fail').catch((error: unknown) => error),
+    on('resources/list'),
+    on('resources/read', 'demo://readme'),
+    on('prompts/list'),
+    on('prompts/get', 'greet', '--prompt-args', 'name=Ada', 'style=formal'),
+  ]);
+  expect(names(tools['tools'], 'name').sort()).toEqual([
+    'add',
+    'count',
+    'echo',
+    'embed_readme',
+    'fail',
+    'link_readme',
+    'play_sound',
+    'show_image',
+  ]);
+  expect(add).toMatchObject({ structuredContent: { sum: 42 } });
+  // A host fault is a JSON-RPC error (-32603) and mcpdo exits 1 with its message. Over HTTP that
+  // error comes with status 500, which the SDK under mcpdo reports as "Error POSTing to endpoint:"
+  // followed by the body.
+  expect(fault).toBeInstanceOf(McpdoError);
+  expect(fault).toMatchObject({ exitCode: 1, message: expect.stringContaining('Internal error') });
+  expect(names(resources['resources'], 'uri')).toContain('demo://readme');
+  expect(readme).toMatchObject({ contents: [{ uri: 'demo://readme', mimeType: 'text/markdown' }] });
+  expect(names(prompts['prompts'], 'name')).toEqual(['greet']);
+  expect(greeting).toMatchObject({
+    messages: [{ role: 'user', content: { type: 'text', text: 'Write a formal greeting for Ada.' } }],
+  });
+}
+
+describe('the demo driven by the MCP Inspector’s mcpdo command line', () => {
+  for (const transport of ['http', 'stdio']) {
+    test(
+      `over ${transport}, mcpdo negotiates 2025-11-25 by default and lists, calls, reads and gets`,
+      async () => {
+        const connection = await mcpdo.connect(`demo-${transport}`);
+        expect(connection).toMatchObject({
+          protocolVersion: '2025-11-25',
+          protocolEra: 'legacy',
+          serverInfo: { name: 'palisade-demo' },
+        });
+        await walk(`demo-${transport}`);
+      },
+      MCPDO_TEST_MS,
+    );
+
+    test(
+      `over ${transport}, mcpdo with --era auto negotiates 2026-07-28 and calls a tool`,
+      async () => {
+        const name = `demo-${transport}-auto`;
+        const connection = await mcpdo.connect(name, 'auto');
+        expect(connection).toMatchObject({
+          protocolVersion: '2026-07-28',
+          protocolEra: 'modern',
+          serverInfo: { name: 'palisade-demo' },
+        });
+        expect(await mcpdo.on(name, 'tools/call', 'echo', '{"text":"hello"}')).toMatchObject({
+          content: [{ type: 'text', text: 'hello' }],
+        });
+      },
+      MCPDO_TEST_MS,
+    );
+  }
+});
