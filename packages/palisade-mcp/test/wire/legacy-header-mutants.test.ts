@@ -1,0 +1,28 @@
+/**
+ * The legacy header's name is matched byte for byte, case-folding letters only. Mutation testing
+ * showed the letter range of that folding unpinned: folding every byte would let a control byte
+ * stand in for the name's `-` (0x0D | 0x20 is 0x2D) and open a legacy frame a strict reader would
+ * take for a plain line.
+ */
+import { describe, expect, it } from 'vitest';
+import { type Frame, StdioFramer } from '../../src/wire/stdio-framer.js';
+
+function shown(text: string): string[] {
+  const framer = new StdioFramer();
+  const frames: Frame[] = [...framer.push(new TextEncoder().encode(text)), ...framer.end()];
+  return frames.map((frame) => `${frame.framing} ${frame.kind}`);
+}
+
+describe('only letters are case-folded when matching the Content-Length name', () => {
+  it('a carriage return where the hyphen belongs does not open a legacy frame', () => {
+    expect(shown('Content\rLength: 2\n{}\n')).toEqual(['line message', 'line message']);
+  });
+
+  it('a control byte 0x1A where the colon belongs does not open a legacy frame', () => {
+    expect(shown('Content-Length\u001a 2\n{}\n')).toEqual(['line message', 'line message']);
+  });
+
+  it('the same name with its hyphen and colon opens one', () => {
+    expect(shown('Content-Length: 2\n\n{}')).toEqual(['content-length message']);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * Which key a repeated-key refusal names, when the reader's own walk (findRepeatedKey) has to find
+ * it: mutation testing showed its closing-quote search (a run of backslashes escapes a quote only
+ * when the run is odd) and its tracking of nested containers unpinned. A document with an escaped
+ * key, or an object of more than eight keys, is always named by that walk.
+ */
+import { describe, expect, it } from 'vitest';
+import { readJsonMessage } from '../../src/wire/json-reader.js';
+
+function refusalMessage(text: string): string {
+  const read = readJsonMessage(new TextEncoder().encode(text));
+  if (read.ok) throw new Error(`expected a refusal, got ${JSON.stringify(read.value)}`);
+  expect(read.refusal.rule).toBe('repeated-key');
+  return read.refusal.message;
+}
+
+describe('a repeated key is named after keys ending in escaped backslashes', () => {
+  it('after a key ending in one escaped backslash, the repeat is named', () => {
+    // The text is {"a\\":1,"b":2,"b":3}: the first key is `a\`.
+    expect(refusalMessage('{"a\\\\":1,"b":2,"b":3}')).toBe('Invalid request: message repeats the key "b"');
+  });
+
+  it('after a key ending in two escaped backslashes, the repeat is named', () => {
+    expect(refusalMessage('{"a\\\\\\\\":1,"b":2,"b":3}')).toBe(
+      'Invalid request: message repeats the key "b"',
+    );
+  });
+
+  it('a key ending in an escaped backslash that repeats is named with its backslash', () => {
+    expect(refusalMessage('{"x":0,"a\\\\":1,"a\\\\":2}')).toBe(
+      'Invalid request: message repeats the key "a\\\\"',
+    );
+  });
+
+  it('an escaped quote inside a key does not end it: the repeat of that key is named', () => {
+    expect(refusalMessage('{"q\\"r":1,"q\\"r":2}')).toBe('Invalid request: message repeats the key "q\\"r"');
+  });
+});
+
+describe('a repeated key is named in its own object, not confused with keys of others', () => {
+  it('a key repeated in the outer object is named, not one that shares a name with a closed inner key', () => {
+    expect(refusalMessage('{"e\\n":0,"inner":{"x":1},"x":2,"b":1,"b":2}')).toBe(
+      'Invalid request: message repeats the key "b"',
+    );
+  });
+
+  it('after an array of objects with the same keys, the repeat in the enclosing object is named', () => {
+    expect(refusalMessage('{"e\\n":0,"list":[{"k":1},{"k":2}],"d":1,"d":2}')).toBe(
+      'Invalid request: message repeats the key "d"',
+    );
+  });
+
+  it('a string value equal to a later key is not taken for a key', () => {
+    expect(refusalMessage('{"e\\n":0,"a":"b","b":1,"c":1,"c":2}')).toBe(
+      'Invalid request: message repeats the key "c"',
+    );
+  });
+});

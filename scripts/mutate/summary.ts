@@ -1,0 +1,103 @@
+/**
+ * Prints what a `npm run mutate` group left behind in reports/mutation/<group>/mutation.json:
+ * the score per file and per group, then every mutant no test detected (file:line, mutator,
+ * replacement). Stryker's clear-text reporter prints each survivor as a multi-line diff, which
+ * buries the count; this is the compact view docs/mutation-testing.md is written from.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+
+interface Mutant {
+  readonly id: string;
+  readonly mutatorName: string;
+  readonly replacement?: string;
+  readonly status: string;
+  readonly location: { readonly start: { readonly line: number; readonly column: number } };
+}
+
+interface Report {
+  readonly files: Record<string, { readonly mutants: readonly Mutant[] }>;
+}
+
+/** Counted as Stryker counts them: a timeout detects a mutant, a mutant that cannot run is not scored. */
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+
+interface Tally {
+  detected: number;
+  undetected: number;
+  unscored: number;
+}
+
+function score(tally: Tally): string {
+  const valid = tally.detected + tally.undetected;
+  return valid === 0 ? '-' : `${((100 * tally.detected) / valid).toFixed(2)}%`;
+}
+
+function tallyOf(mutants: readonly Mutant[]): Tally {
+  const tally: Tally = { detected: 0, undetected: 0, unscored: 0 };
+  for (const mutant of mutants) {
+    if (DETECTED.has(mutant.status)) tally.detected += 1;
+    else if (UNDETECTED.has(mutant.status)) tally.undetected += 1;
+    else tally.unscored += 1;
+  }
+  return tally;
+}
+
+function row(name: string, tally: Tally): string {
+  const cells = [String(tally.detected), String(tally.undetected), String(tally.unscored), score(tally)];
+  return `${name.padEnd(48)} ${cells.map((cell) => cell.padStart(9)).join(' ')}`;
+}
+
+/** The full report, or failing that the mutants the live reporter recorded before a run stopped. */
+function readReport(group: string): { files: Report['files']; partial: boolean } | undefined {
+  const full = `reports/mutation/${group}/mutation.json`;
+  if (existsSync(full))
+    return { files: (JSON.parse(readFileSync(full, 'utf8')) as Report).files, partial: false };
+  const live = `reports/mutation/${group}/live.ndjson`;
+  if (!existsSync(live)) return undefined;
+  const files: Record<string, { mutants: Mutant[] }> = {};
+  for (const line of readFileSync(live, 'utf8').split('\n')) {
+    if (line === '') continue;
+    const mutant = JSON.parse(line) as Mutant & { fileName: string };
+    const file = relative(process.cwd(), mutant.fileName);
+    const entry = files[file] ?? { mutants: [] };
+    entry.mutants.push(mutant);
+    files[file] = entry;
+  }
+  return { files, partial: true };
+}
+
+/** Returns the group's undetected count, or undefined when it has no report yet. */
+export function printGroup(group: string): number | undefined {
+  const report = readReport(group);
+  if (report === undefined) {
+    console.log(`${group}: no report in reports/mutation/${group}/; run \`npm run mutate -- ${group}\``);
+    return undefined;
+  }
+  const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b));
+  console.log(
+    `\n${group}${report.partial ? ' (PARTIAL: the run stopped early; only the mutants tested so far)' : ''}`,
+  );
+  console.log(
+    `${'file'.padEnd(48)} ${['detected', 'undetect', 'unscored', 'score'].map((h) => h.padStart(9)).join(' ')}`,
+  );
+  const all: Mutant[] = [];
+  for (const [file, { mutants }] of files) {
+    all.push(...mutants);
+    console.log(row(relative('packages/palisade-mcp/src', file), tallyOf(mutants)));
+  }
+  const total = tallyOf(all);
+  console.log(row(`all of ${group}`, total));
+  for (const [file, { mutants }] of files) {
+    const left = mutants
+      .filter((mutant) => UNDETECTED.has(mutant.status))
+      .sort((a, b) => a.location.start.line - b.location.start.line);
+    for (const mutant of left) {
+      const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column}`;
+      const replacement = (mutant.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80);
+      console.log(`  ${mutant.status.padEnd(10)} ${where}  ${mutant.mutatorName}  ${replacement}`);
+    }
+  }
+  return total.undetected;
+}
