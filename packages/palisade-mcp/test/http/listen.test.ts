@@ -110,6 +110,45 @@ describe('subscriptions/listen over HTTP', () => {
     ]);
   });
 
+  test('an SSE listen stream is sent with no-cache and no proxy buffering', {
+    tags: ['threat-model'],
+  }, async () => {
+    await serveListen();
+    const client = await listen(78, { toolsListChanged: true });
+    expect(client.text()).toContain('cache-control: no-cache\r\n');
+    expect(client.text()).toContain('x-accel-buffering: no\r\n');
+  });
+
+  test('authorizeBody sees the listen filter before any acknowledgement, and its refusal opens no stream', {
+    tags: ['threat-model'],
+  }, async () => {
+    const server = createServer(definition());
+    const seen: string[] = [];
+    mounted = await mount(
+      createHttpHandler(server, {
+        ...ADMIT_ALL,
+        authorizeBody: (_request, bytes) => {
+          const text = Buffer.from(bytes).toString('utf8');
+          seen.push(text);
+          // This host lets nobody watch resources: the filter is refused before it is honoured.
+          return text.includes('resourceSubscriptions') ? { ok: false, status: 403 } : { ok: true };
+        },
+      }),
+    );
+    const client = open();
+    const { body, headers } = modernRequest(21, 'subscriptions/listen', {
+      notifications: { resourceSubscriptions: ['test://watched'] },
+    });
+    client.send(post(body, headers));
+    const response = await client.response();
+    expect(response.status).toBe(403);
+    expect(response.body).not.toContain('acknowledged');
+    expect(seen).toHaveLength(1);
+    server.notifyResourceUpdated('test://watched');
+    await sleep(20);
+    expect(client.text()).not.toContain('notifications/resources/updated');
+  });
+
   test('a declared change reaches a stream that asked for it, tagged with the listen id, its type kept', {
     tags: ['threat-model'],
   }, async () => {
