@@ -84,9 +84,9 @@ async function walk(connection: string): Promise<void> {
     'show_image',
   ]);
   expect(add).toMatchObject({ structuredContent: { sum: 42 } });
-  // A host fault is a JSON-RPC error (-32603) and mcpdo exits 1 with its message. Over HTTP that
-  // error comes with status 500, which the SDK under mcpdo reports as "Error POSTing to endpoint:"
-  // followed by the body.
+  // A host fault is a JSON-RPC error (-32603) and mcpdo exits 1 with its message. It comes with
+  // status 200 over HTTP: a 5xx made the SDK under mcpdo drop the connection that the other
+  // commands of this walk, run side by side, were using.
   expect(fault).toBeInstanceOf(McpdoError);
   expect(fault).toMatchObject({ exitCode: 1, message: expect.stringContaining('Internal error') });
   expect(names(resources['resources'], 'uri')).toContain('demo://readme');

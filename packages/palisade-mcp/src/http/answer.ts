@@ -200,7 +200,6 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
     if (!encoded.ok) {
       input.reportFault(`a response could not be serialized: ${encoded.reason}`, undefined);
       encoded = encodeMessage(internalError('id' in response ? response.id : undefined));
-      status = 500;
     }
     const text = encoded.ok
       ? encoded.text

@@ -84,21 +84,21 @@ describe('2026-07-28 requests', () => {
     expect(reply.json).toMatchObject({ id: 5, error: {} });
   });
 
-  test('a host handler that throws an error with its own status is answered 500 with -32603 and the id', {
+  test('a host handler that throws an error with its own status is answered 200 with -32603 and the id', {
     tags: ['threat-model'],
   }, async () => {
     const call = modernRequest(6, 'tools/call', { name: 'throws', arguments: {} });
     const reply = await send(call.body, call.headers);
-    expect(reply.statusLine).toBe('HTTP/1.1 500 Internal Server Error');
+    expect(reply.statusLine).toBe('HTTP/1.1 200 OK');
     expect(reply.json).toEqual({ jsonrpc: '2.0', id: 6, error: { code: -32603, message: 'Internal error' } });
   });
 
-  test('a result that cannot be serialized is answered 500 with -32603 and the id', {
+  test('a result that cannot be serialized is answered 200 with -32603 and the id', {
     tags: ['threat-model'],
   }, async () => {
     const call = modernRequest(7, 'tools/call', { name: 'bigint', arguments: {} });
     const reply = await send(call.body, call.headers);
-    expect(reply.status).toBe(500);
+    expect(reply.status).toBe(200);
     expect(reply.json).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Internal error' } });
   });
 

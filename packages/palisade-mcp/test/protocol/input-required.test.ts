@@ -233,7 +233,7 @@ describe('MRTR bounds', () => {
         capabilities: ALL_CAPABILITIES,
       },
     );
-    expect(seventeen.status).toBe(500);
+    expect(seventeen.status).toBe(200);
     expect(seventeen.body['error']).toEqual({ code: -32603, message: 'Internal error' });
   });
 
