@@ -9,26 +9,26 @@
  *   npm run bench:connectome
  */
 import { performance } from 'node:perf_hooks';
-import { defineTool } from '../packages/palisade-mcp/src/catalog/define-tool.js';
-import { canonicalGraph, encodeGraph } from '../packages/palisade-mcp/src/connectome/canonical.js';
-import { diffGraphs, encodeDiff } from '../packages/palisade-mcp/src/connectome/diff.js';
+import { defineTool } from '../packages/palisade-mcp/dist/catalog/define-tool.js';
+import { canonicalGraph, encodeGraph } from '../packages/palisade-mcp/dist/connectome/canonical.js';
+import { diffGraphs, encodeDiff } from '../packages/palisade-mcp/dist/connectome/diff.js';
 import {
   createGraph,
   type EdgeInput,
   type Graph,
   type NodeInput,
-} from '../packages/palisade-mcp/src/connectome/graph.js';
-import { nodeId } from '../packages/palisade-mcp/src/connectome/node-id.js';
-import { startCollector } from '../packages/palisade-mcp/src/connectome/observed.js';
+} from '../packages/palisade-mcp/dist/connectome/graph.js';
+import { nodeId } from '../packages/palisade-mcp/dist/connectome/node-id.js';
+import { startCollector } from '../packages/palisade-mcp/dist/connectome/observed.js';
 import {
   dominates,
   dominators,
   reachable,
   reachableWithout,
-} from '../packages/palisade-mcp/src/connectome/reach.js';
-import { handleMessage } from '../packages/palisade-mcp/src/protocol/core.js';
-import { initialState } from '../packages/palisade-mcp/src/protocol/state.js';
-import { createServer } from '../packages/palisade-mcp/src/server.js';
+} from '../packages/palisade-mcp/dist/connectome/reach.js';
+import { handleMessage } from '../packages/palisade-mcp/dist/protocol/core.js';
+import { initialState } from '../packages/palisade-mcp/dist/protocol/state.js';
+import { createServer } from '../packages/palisade-mcp/dist/server.js';
 
 interface Row {
   readonly name: string;
