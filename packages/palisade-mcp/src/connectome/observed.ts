@@ -158,22 +158,33 @@ export function startCollector(options?: CollectorOptions): Collector {
       return;
     }
     const { server, outcome, durationMs } = message;
-    // Exactly one target field; an event naming two things is not an identity. A plain loop:
-    // this runs once per dispatch and allocates nothing.
-    let target: TargetKind | undefined;
-    let name: unknown;
-    let named = 0;
-    for (const [field, kind] of TARGETS) {
-      if (message[field] === undefined) continue;
-      named++;
-      target = kind;
-      name = message[field];
-    }
-    if (named !== 1) target = undefined;
+    // Exactly one target field; an event naming two things is not an identity. Read field by
+    // field rather than by iterating TARGETS: this runs once per dispatch (profiled 2026-11-30,
+    // the iterator and its destructuring were most of this function's own time).
+    const tool = message['tool'];
+    const resource = message['resource'];
+    const resourceTemplate = message['resourceTemplate'];
+    const prompt = message['prompt'];
+    const named =
+      (tool === undefined ? 0 : 1) +
+      (resource === undefined ? 0 : 1) +
+      (resourceTemplate === undefined ? 0 : 1) +
+      (prompt === undefined ? 0 : 1);
+    const target: TargetKind | undefined =
+      named !== 1
+        ? undefined
+        : tool !== undefined
+          ? 'tool'
+          : resource !== undefined
+            ? 'resource'
+            : resourceTemplate !== undefined
+              ? 'resource_template'
+              : 'prompt';
+    const name = tool ?? resource ?? resourceTemplate ?? prompt;
     if (
       target === undefined ||
-      !isName(server) ||
-      !isName(name) ||
+      typeof server !== 'string' ||
+      typeof name !== 'string' ||
       !(OUTCOMES as readonly unknown[]).includes(outcome) ||
       typeof durationMs !== 'number' ||
       !Number.isFinite(durationMs) ||
@@ -188,6 +199,11 @@ export function startCollector(options?: CollectorOptions): Collector {
     const key = `${target}:${server.length}:${server}${name}`;
     let row = rows.get(key);
     if (row === undefined) {
+      // Names are checked when their row is made: a held row's key is made of two checked names.
+      if (!isName(server) || !isName(name)) {
+        malformed++;
+        return;
+      }
       if (rows.size + sampled.size >= maxEdges) {
         dropped++;
         return;
