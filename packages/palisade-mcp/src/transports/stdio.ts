@@ -24,6 +24,7 @@ import {
   type OutgoingMessage,
   type RequestId,
 } from '../protocol/jsonrpc.js';
+import { LIST_METHODS, serves } from '../protocol/methods/listen.js';
 import { type ConnectionState, initialState } from '../protocol/state.js';
 import type { Server } from '../server.js';
 import { encodeMessage } from '../wire/encode.js';
@@ -82,21 +83,9 @@ function legacyChange(
       ? { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: change.uri } }
       : undefined;
   }
-  const { catalog } = server;
-  switch (change.kind) {
-    case 'toolsListChanged':
-      return catalog.tools === undefined
-        ? undefined
-        : { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
-    case 'promptsListChanged':
-      return catalog.prompts === undefined
-        ? undefined
-        : { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' };
-    case 'resourcesListChanged':
-      return catalog.resources === undefined
-        ? undefined
-        : { jsonrpc: '2.0', method: 'notifications/resources/list_changed' };
-  }
+  return serves(server.catalog, change.kind)
+    ? { jsonrpc: '2.0', method: LIST_METHODS[change.kind] }
+    : undefined;
 }
 
 export function runStdio(server: Server, options: StdioOptions = {}): StdioHandle {

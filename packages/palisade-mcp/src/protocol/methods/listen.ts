@@ -24,7 +24,8 @@ export const SUBSCRIPTION_LIMIT = -32000;
 
 const LIST_KINDS: readonly ChangeKind[] = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'];
 
-const LIST_METHODS: Readonly<Record<ChangeKind, string>> = {
+/** The notification each list change is announced with, on both revisions. */
+export const LIST_METHODS: Readonly<Record<ChangeKind, string>> = {
   toolsListChanged: 'notifications/tools/list_changed',
   promptsListChanged: 'notifications/prompts/list_changed',
   resourcesListChanged: 'notifications/resources/list_changed',
@@ -36,7 +37,8 @@ export interface Honoured {
   readonly uris: ReadonlySet<string>;
 }
 
-function serves(catalog: Catalog, kind: ChangeKind): boolean {
+/** Whether this catalog has the list a change kind announces: no list, no notification. */
+export function serves(catalog: Catalog, kind: ChangeKind): boolean {
   switch (kind) {
     case 'toolsListChanged':
       return catalog.tools !== undefined;
