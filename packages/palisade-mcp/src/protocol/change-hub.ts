@@ -26,6 +26,11 @@ export interface DeclaredChanges {
   readonly listenLifetimeMs: number;
 }
 
+/** A URI a subscription may name: a string of at most MAX_SUBSCRIBED_URI_BYTES in UTF-8. */
+export function isSubscribableUri(uri: unknown): uri is string {
+  return typeof uri === 'string' && Buffer.byteLength(uri, 'utf8') <= MAX_SUBSCRIBED_URI_BYTES;
+}
+
 export class ChangeHub {
   readonly declared: DeclaredChanges;
   readonly #listeners = new Set<ChangeListener>();
@@ -57,10 +62,7 @@ export class ChangeHub {
       );
     }
     if (change.kind === 'resourceUpdated') {
-      if (
-        typeof change.uri !== 'string' ||
-        Buffer.byteLength(change.uri, 'utf8') > MAX_SUBSCRIBED_URI_BYTES
-      ) {
+      if (!isSubscribableUri(change.uri)) {
         throw new PalisadeError(
           'PALISADE_ERR_INVALID_ARGUMENT',
           `notifyResourceUpdated needs a URI string of at most ${MAX_SUBSCRIBED_URI_BYTES} bytes`,

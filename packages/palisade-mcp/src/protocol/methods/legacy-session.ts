@@ -8,6 +8,7 @@
  */
 import type { JsonObject } from '../../catalog/types.js';
 import { MAX_RESOURCE_SUBSCRIPTIONS, MAX_SUBSCRIBED_URI_BYTES } from '../../limits.js';
+import { isSubscribableUri } from '../change-hub.js';
 import { invalidParams, methodNotFound } from '../errors.js';
 import { isLogLevel } from '../handler-context.js';
 import type { JsonRpcResponse, RequestId } from '../jsonrpc.js';
@@ -57,7 +58,7 @@ export function answerSessionMethod(
   if (!server.changes.declared.resourceSubscriptions || server.catalog.resources === undefined)
     return { state, response: methodNotFound(id) };
   const uri = params['uri'];
-  if (typeof uri !== 'string' || Buffer.byteLength(uri, 'utf8') > MAX_SUBSCRIBED_URI_BYTES)
+  if (!isSubscribableUri(uri))
     return {
       state,
       response: invalidParams(id, `params.uri must be a string of at most ${MAX_SUBSCRIBED_URI_BYTES} bytes`),

@@ -14,7 +14,7 @@ import type { JsonObject } from '../../catalog/types.js';
 import { MAX_RESOURCE_SUBSCRIPTIONS, MAX_SUBSCRIBED_URI_BYTES } from '../../limits.js';
 import { isPlainObject } from '../../options.js';
 import { META_SUBSCRIPTION_ID } from '../../revisions.js';
-import type { Change, ChangeKind } from '../change-hub.js';
+import { type Change, type ChangeKind, isSubscribableUri } from '../change-hub.js';
 import { invalidParams } from '../errors.js';
 import { errorResponse, type JsonRpcError, type JsonRpcNotification, type RequestId } from '../jsonrpc.js';
 import type { Server } from '../server-shape.js';
@@ -86,7 +86,7 @@ export function readFilter(server: Server, id: RequestId, params: Readonly<JsonO
         ),
       };
     for (const uri of asked) {
-      if (typeof uri !== 'string' || Buffer.byteLength(uri, 'utf8') > MAX_SUBSCRIBED_URI_BYTES)
+      if (!isSubscribableUri(uri))
         return {
           ok: false,
           error: invalidParams(
