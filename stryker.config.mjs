@@ -14,14 +14,16 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'scripts/mutate/vitest.config.ts', related: false },
   coverageAnalysis: group.coverageAnalysis,
-  // Two shared cores: two workers, and room for the sockets and children the tests open.
-  concurrency: 2,
-  timeoutMS: 8_000,
+  // Two shared cores: two workers, and room for the sockets and children the tests open. On a
+  // machine loaded by other work, PALISADE_MUTATE_CONCURRENCY=1 and a larger
+  // PALISADE_MUTATE_TIMEOUT_MS keep slow-but-correct runs from counting as timeouts (detected).
+  concurrency: Number(process.env.PALISADE_MUTATE_CONCURRENCY ?? 2),
+  timeoutMS: Number(process.env.PALISADE_MUTATE_TIMEOUT_MS ?? 8_000),
   timeoutFactor: 2,
   // A static mutant (one run while a module loads) needs a fresh environment and every test
   // loaded; on two shared cores that is minutes per mutant. They are counted as ignored, and the
   // summary shows how many.
-  // (Stryker accepts it only with per-test coverage: the stdio group runs every mutant anyway.)
+  // (Stryker accepts it only with per-test coverage, which every group now uses.)
   ignoreStatic: group.coverageAnalysis === 'perTest',
   incremental: true,
   incrementalFile: `${reports}/incremental.json`,

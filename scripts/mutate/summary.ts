@@ -12,11 +12,14 @@ interface Mutant {
   readonly mutatorName: string;
   readonly replacement?: string;
   readonly status: string;
-  readonly location: { readonly start: { readonly line: number; readonly column: number } };
+  readonly location: {
+    readonly start: { readonly line: number; readonly column: number };
+    readonly end: { readonly line: number; readonly column: number };
+  };
 }
 
 interface Report {
-  readonly files: Record<string, { readonly mutants: readonly Mutant[] }>;
+  readonly files: Record<string, { readonly mutants: readonly Mutant[]; readonly source?: string }>;
 }
 
 /** Counted as Stryker counts them: a timeout detects a mutant, a mutant that cannot run is not scored. */
@@ -56,7 +59,7 @@ function readReport(group: string): { files: Report['files']; partial: boolean }
     return { files: (JSON.parse(readFileSync(full, 'utf8')) as Report).files, partial: false };
   const live = `reports/mutation/${group}/live.ndjson`;
   if (!existsSync(live)) return undefined;
-  const files: Record<string, { mutants: Mutant[] }> = {};
+  const files: Record<string, { mutants: Mutant[]; source?: string }> = {};
   for (const line of readFileSync(live, 'utf8').split('\n')) {
     if (line === '') continue;
     const mutant = JSON.parse(line) as Mutant & { fileName: string };
@@ -66,6 +69,18 @@ function readReport(group: string): { files: Report['files']; partial: boolean }
     files[file] = entry;
   }
   return { files, partial: true };
+}
+
+/** The source text a mutant replaces, on one line and cut short; undefined without the source. */
+function originalText(lines: readonly string[] | undefined, mutant: Mutant): string | undefined {
+  const { start, end } = mutant.location;
+  const first = lines?.[start.line - 1];
+  if (first === undefined) return undefined;
+  const text =
+    start.line === end.line
+      ? first.slice(start.column - 1, end.column - 1)
+      : `${first.slice(start.column - 1)} ...`;
+  return text.replace(/\s+/g, ' ').slice(0, 80);
 }
 
 /** Returns the group's undetected count, or undefined when it has no report yet. */
@@ -89,14 +104,20 @@ export function printGroup(group: string): number | undefined {
   }
   const total = tallyOf(all);
   console.log(row(`all of ${group}`, total));
-  for (const [file, { mutants }] of files) {
+  for (const [file, { mutants, source }] of files) {
+    const lines = source?.split('\n');
     const left = mutants
       .filter((mutant) => UNDETECTED.has(mutant.status))
       .sort((a, b) => a.location.start.line - b.location.start.line);
     for (const mutant of left) {
-      const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column}`;
+      const { start, end } = mutant.location;
+      // The span, not only where it starts: mutants of `a` and of `a && b` start at one column,
+      // and reading one for the other once made an equivalent mutant look like a false survivor.
+      const span = `${start.line}:${start.column}-${end.line === start.line ? '' : `${end.line}:`}${end.column}`;
       const replacement = (mutant.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80);
-      console.log(`  ${mutant.status.padEnd(10)} ${where}  ${mutant.mutatorName}  ${replacement}`);
+      const original = originalText(lines, mutant);
+      const change = original === undefined ? replacement : `${original}  ->  ${replacement}`;
+      console.log(`  ${mutant.status.padEnd(10)} ${file}:${span}  ${mutant.mutatorName}  ${change}`);
     }
   }
   return total.undetected;

@@ -30,7 +30,9 @@ describe('stdio options', () => {
   test('an unknown option is refused by name, listing the known ones', () => {
     const error = thrownBy(() => runStdio(basicServer(), { inputs: new PassThrough() } as never));
     expect(error.code).toBe('PALISADE_ERR_UNKNOWN_OPTION');
-    expect(error.message).toBe('unknown option "inputs"; known options: input, output, exitOnClose, onFault');
+    expect(error.message).toBe(
+      'unknown option "inputs"; known options: input, output, exitOnClose, onFault, logger',
+    );
   });
 });
 

@@ -122,3 +122,47 @@ describe('the encoder writes what JSON.stringify writes', () => {
     expect(reasonOf(message)).toBe('the value could not be serialized (a cycle, or a toJSON that throws)');
   });
 });
+
+describe('the encoder reads the host’s values as JSON.stringify reads them', () => {
+  it('a getter in a message of plain data is called once, and its value is what is sent', () => {
+    // Behind the getter, one member of every kind the fast path writes: a path that gave up on
+    // any of them and started again would call the getter a second time and send its new value.
+    // It returns an object because the checked path reads an object member twice (its replacer
+    // looks at the holder's own value to catch an invalid Date), so starting there calls it twice.
+    let reads = 0;
+    const message = {
+      get first(): { read: number } {
+        reads += 1;
+        return { read: reads };
+      },
+      text: 'x',
+      flag: true,
+      count: 2,
+      none: null,
+      list: [1, 'two'],
+      inner: { k: 1 },
+      absent: undefined,
+    };
+    expect(textOf(message)).toBe(
+      '{"first":{"read":1},"text":"x","flag":true,"count":2,"none":null,"list":[1,"two"],"inner":{"k":1}}',
+    );
+    expect(reads).toBe(1);
+  });
+
+  it('an object with a toJSON is sent as what toJSON returns, and its other members are never read', () => {
+    let reads = 0;
+    const message = {
+      get secret(): string {
+        reads += 1;
+        return 'not sent';
+      },
+      toJSON: () => ({ replaced: true }),
+    };
+    expect(textOf(message)).toBe('{"replaced":true}');
+    expect(reads).toBe(0);
+  });
+
+  it('a Map inside an array at the top level is refused as not plain data', () => {
+    expect(reasonOf([new Map([['a', 1]])])).toBe('the value holds an object that is not plain data');
+  });
+});

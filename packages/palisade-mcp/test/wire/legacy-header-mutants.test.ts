@@ -5,6 +5,7 @@
  * take for a plain line.
  */
 import { describe, expect, it } from 'vitest';
+import { parseHeaderLine } from '../../src/wire/legacy-header.js';
 import { type Frame, StdioFramer } from '../../src/wire/stdio-framer.js';
 
 function shown(text: string): string[] {
@@ -24,5 +25,18 @@ describe('only letters are case-folded when matching the Content-Length name', (
 
   it('the same name with its hyphen and colon opens one', () => {
     expect(shown('Content-Length: 2\n\n{}')).toEqual(['content-length message']);
+  });
+});
+
+describe('header lines inside a legacy block', () => {
+  it('a header line that starts with its colon has no name and is refused as malformed', () => {
+    expect(shown('Content-Length: 2\r\n: x\r\n\r\n{}')).toEqual(['content-length refusal', 'line message']);
+  });
+
+  it('a Content-Length line is classified as such, with its value', () => {
+    expect(parseHeaderLine(new TextEncoder().encode('content-length: 12'))).toEqual({
+      kind: 'content-length',
+      length: 12,
+    });
   });
 });

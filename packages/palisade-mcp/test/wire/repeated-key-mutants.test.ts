@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readJsonMessage } from '../../src/wire/json-reader.js';
+import { countParsedKeys, findRepeatedKey } from '../../src/wire/json-repeated-key.js';
 
 function refusalMessage(text: string): string {
   const read = readJsonMessage(new TextEncoder().encode(text));
@@ -54,5 +55,25 @@ describe('a repeated key is named in its own object, not confused with keys of o
     expect(refusalMessage('{"e\\n":0,"a":"b","b":1,"c":1,"c":2}')).toBe(
       'Invalid request: message repeats the key "c"',
     );
+  });
+});
+
+describe('the key walks answer within their contract on any input', () => {
+  it('a parsed string has no keys, though for...in would list its characters', () => {
+    expect(countParsedKeys(JSON.parse('"ab"'))).toBe(0);
+  });
+
+  // findRepeatedKey is only called on text JSON.parse accepted; these guards keep the reader's
+  // "never throws" promise should that ever change, so each answers undefined instead.
+  it('findRepeatedKey answers undefined for a key inside an array', () => {
+    expect(findRepeatedKey('["a":1]')).toBeUndefined();
+  });
+
+  it('findRepeatedKey answers undefined for a key outside any container', () => {
+    expect(findRepeatedKey('"a":1')).toBeUndefined();
+  });
+
+  it('findRepeatedKey answers undefined for a string that never closes', () => {
+    expect(findRepeatedKey('{"a')).toBeUndefined();
   });
 });
