@@ -45,7 +45,11 @@ function locate(lock: Lock, from: string, name: string): string | undefined {
   }
 }
 
-/** Every lock path the server package needs at run time (optional dependencies and required peers included). */
+/**
+ * Every lock path the server package needs at run time (optional dependencies and required peers
+ * included). An optional peer is left out: npm never installs one with the package, it is there
+ * only when the host installed it for its own use (zod, valibot, ArkType).
+ */
 function runtimeClosure(lock: Lock): string[] {
   const seen = new Set<string>();
   const queue = [WORKSPACE];
@@ -56,10 +60,9 @@ function runtimeClosure(lock: Lock): string[] {
     const wanted = [
       ...Object.keys(entry.dependencies ?? {}).map((name) => ({ name, optional: false })),
       ...Object.keys(entry.optionalDependencies ?? {}).map((name) => ({ name, optional: true })),
-      ...Object.keys(entry.peerDependencies ?? {}).map((name) => ({
-        name,
-        optional: optionalPeers[name]?.optional === true,
-      })),
+      ...Object.keys(entry.peerDependencies ?? {})
+        .filter((name) => optionalPeers[name]?.optional !== true)
+        .map((name) => ({ name, optional: false })),
     ];
     for (const { name, optional } of wanted) {
       const found = locate(lock, at, name);

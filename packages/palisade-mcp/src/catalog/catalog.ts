@@ -20,6 +20,7 @@ import { requiredCapabilities } from './client-capabilities.js';
 import { compareKeys } from './cursor.js';
 import { type McpHeaderField, mcpHeaderFields } from './mcp-header-annotations.js';
 import { type CompiledSchema, createSchemaCompiler, outputRootIsObject } from './schema.js';
+import { jsonSchemaOf } from './standard-schema.js';
 import type {
   Completer,
   JsonObject,
@@ -207,11 +208,14 @@ function compileTool(compileSchema: SchemaCompiler, raw: unknown, index: number)
   }
   requireFunction(tool['handler'], `${path}.handler`);
   const where = `tool ${JSON.stringify(name)}`;
-  const input = compileSchema(tool['inputSchema'], `${where} inputSchema`, 'input');
+  // A Standard Schema becomes its JSON Schema here, once; from then on it is one like any other.
+  const inputWhere = `${where} inputSchema`;
+  const input = compileSchema(jsonSchemaOf(tool['inputSchema'], inputWhere), inputWhere, 'input');
+  const outputWhere = `${where} outputSchema`;
   const output =
     tool['outputSchema'] === undefined
       ? undefined
-      : compileSchema(tool['outputSchema'], `${where} outputSchema`, 'output');
+      : compileSchema(jsonSchemaOf(tool['outputSchema'], outputWhere), outputWhere, 'output');
   const outputIsObject = output === undefined || outputRootIsObject(output.json);
   const headerFields = mcpHeaderFields(input.json, `${where} inputSchema`);
   const described = describe(tool, path, TOOL_DESCRIPTION);

@@ -4,6 +4,8 @@
  * checked once, when the server is constructed.
  */
 import type { Revision } from '../revisions.js';
+import type { TraceContext } from '../telemetry/dispatch-channel.js';
+import type { StandardJSONSchemaV1 } from './standard-schema.js';
 import type { TasksOptions } from './task-store.js';
 
 export type JsonObject = { [key: string]: unknown };
@@ -16,10 +18,19 @@ export interface HandlerContext {
   readonly signal: AbortSignal;
   /** The revision this request is served under. */
   readonly revision: Revision;
-  /** The request's `params._meta` exactly as the client sent it: the client's word, never evidence for authorization. */
+  /**
+   * The request's `params._meta` as the client sent it, less `baggage` unless the server opted in
+   * (`traceContext: { baggage: true }`): the client's word, never evidence for authorization.
+   */
   readonly meta: Readonly<JsonObject>;
   /** Capabilities the client declared (2026-07-28: on this request; 2025-11-25: at `initialize`). The client's word. */
   readonly clientCapabilities: Readonly<JsonObject>;
+  /**
+   * The W3C trace context the request carried in `_meta` (`traceparent`, `tracestate`; `baggage`
+   * only with the server option `traceContext: { baggage: true }`), bounded and checked;
+   * `undefined` without a well-formed `traceparent`. The client's word: a trace to join, not an identity.
+   */
+  readonly traceContext: TraceContext | undefined;
   /** What the transport's `authorize` hook returned; `undefined` on stdio. */
   readonly auth: unknown;
   /** Reports progress when the client asked for it (a `progressToken`); values must strictly increase, others are dropped. */
@@ -158,9 +169,10 @@ export type ContentBlock =
   | ResourceLinkContent
   | EmbeddedResourceContent;
 
-export interface ToolResult {
+/** `Structured` is what the tool's outputSchema admits, when that schema is typed (a Standard Schema). */
+export interface ToolResult<Structured = unknown> {
   readonly content?: readonly ContentBlock[];
-  readonly structuredContent?: unknown;
+  readonly structuredContent?: Structured;
   readonly isError?: boolean;
   readonly _meta?: JsonObject;
 }
@@ -179,13 +191,19 @@ export interface ToolAnnotations {
  */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
-export interface ToolDefinition<Args extends JsonObject = JsonObject> {
+/**
+ * A tool schema: JSON Schema 2020-12 as a plain object, or a Standard Schema that can produce
+ * one (zod 4, ArkType, valibot through `toStandardJsonSchema`), converted once at construction.
+ */
+export type ToolSchema = JsonObject | StandardJSONSchemaV1;
+
+export interface ToolDefinition<Args extends JsonObject = JsonObject, Structured = unknown> {
   readonly name: string;
   readonly title?: string;
   readonly description?: string;
-  /** JSON Schema 2020-12 with `type: "object"` at the root: advertised in `tools/list` and enforced in `tools/call`. */
-  readonly inputSchema: JsonObject;
-  readonly outputSchema?: JsonObject;
+  /** With `type: "object"` at the root: advertised in `tools/list` and enforced in `tools/call`. */
+  readonly inputSchema: ToolSchema;
+  readonly outputSchema?: ToolSchema;
   readonly annotations?: ToolAnnotations;
   readonly icons?: readonly Icon[];
   readonly _meta?: JsonObject;
@@ -197,7 +215,7 @@ export interface ToolDefinition<Args extends JsonObject = JsonObject> {
   readonly handler: (
     args: Args,
     ctx: HandlerContext,
-  ) => ToolResult | InputRequired | Promise<ToolResult | InputRequired>;
+  ) => ToolResult<Structured> | InputRequired | Promise<ToolResult<Structured> | InputRequired>;
 }
 
 export interface ResourceDefinition {
@@ -330,4 +348,10 @@ export interface ServerDefinition {
    * 2026-07-28 requests log only at the level their own `_meta` names.
    */
   readonly defaultLogLevel?: LogLevel | 'off';
+  /**
+   * What of a request's W3C trace context reaches `ctx.traceContext` and the dispatch channel.
+   * `traceparent` and `tracestate` always do when well formed; `baggage` only with
+   * `baggage: true` (default false), since baggage is arbitrary key-value data from the caller.
+   */
+  readonly traceContext?: { readonly baggage?: boolean };
 }

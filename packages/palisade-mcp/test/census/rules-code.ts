@@ -20,7 +20,12 @@ import {
 } from './source.js';
 
 /** The public constructors a catalog is made with; the package defines them and never calls them. */
-const CATALOG_CONSTRUCTORS = new Set(['createServer', 'defineTool']);
+const CATALOG_CONSTRUCTORS = new Set([
+  'createServer',
+  'defineTool',
+  'definePrompt',
+  'defineResourceTemplate',
+]);
 
 /** Key sets that make an object literal a catalog entry. */
 const ENTRY_SHAPES: ReadonlyArray<{ readonly kind: string; readonly keys: readonly string[] }> = [

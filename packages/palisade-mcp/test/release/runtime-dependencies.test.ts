@@ -2,7 +2,8 @@
  * What installing the server package brings in is decided in one place a reader sees: the README's
  * "Runtime dependencies" table, one row per package with the reason it is there. This holds the
  * manifest to that table, both ways, so a dependency cannot be added (or dropped) in
- * `package.json` alone.
+ * `package.json` alone. Peer dependencies are the schema libraries a host may declare tools with:
+ * each optional, so never installed with the package, and named in docs/tools.md.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { describe, expect, test } from 'vitest';
 
 const README = fileURLToPath(new URL('../../../../README.md', import.meta.url));
 const MANIFEST = fileURLToPath(new URL('../../package.json', import.meta.url));
+const TOOLS_PAGE = fileURLToPath(new URL('../../../../docs/tools.md', import.meta.url));
 
 interface Row {
   readonly name: string;
@@ -57,14 +59,26 @@ describe('runtime dependencies of palisade-mcp', () => {
     }
   });
 
-  test('the package declares no peer, optional or bundled dependency the table would miss', () => {
-    for (const field of [
-      'peerDependencies',
-      'optionalDependencies',
-      'bundleDependencies',
-      'bundledDependencies',
-    ]) {
+  test('the package declares no optional or bundled dependency the table would miss', () => {
+    for (const field of ['optionalDependencies', 'bundleDependencies', 'bundledDependencies']) {
       expect(manifest[field], field).toBeUndefined();
+    }
+  });
+
+  test('every peer dependency is optional, so installing the package never brings one in', () => {
+    const meta = (manifest['peerDependenciesMeta'] ?? {}) as unknown as Record<
+      string,
+      { optional?: boolean }
+    >;
+    for (const name of Object.keys(manifest['peerDependencies'] ?? {})) {
+      expect(meta[name]?.optional, name).toBe(true);
+    }
+  });
+
+  test('docs/tools.md names every peer dependency, the schema libraries a tool may be declared with', () => {
+    const page = readFileSync(TOOLS_PAGE, 'utf8');
+    for (const name of Object.keys(manifest['peerDependencies'] ?? {})) {
+      expect(page, name).toContain(`\`${name}\``);
     }
   });
 });
