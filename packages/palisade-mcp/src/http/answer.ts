@@ -145,7 +145,9 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
   const settled = settle(input);
   if (settled.kind === 'mismatch') {
     const id = isValidId(input.message['id']) ? input.message['id'] : undefined;
-    publishRefusal(lateRefusal('header-mismatch', 400, -32020, settled.check.message));
+    // Reported like every other refusal (channel and onLog/logger): a client probing header
+    // smuggling leaves a line in the host's log. The message is built from constants and names.
+    report(lateRefusal('header-mismatch', 400, -32020, settled.check.message));
     writeJson(res, 400, JSON.stringify(errorResponse(id, -32020, settled.check.message)));
     return;
   }

@@ -22,16 +22,23 @@ export type Verdict =
 /**
  * What the hooks see: a frozen, null-prototype copy. Made eagerly: a lazy view (shared getters
  * over a private field) measured ~3x slower to build than this copy of a 7-header request.
+ * The names are read with `Object.keys` (own members only, as `Object.entries` read them) and
+ * copied in an indexed loop: `Object.entries` allocates a pair per header, and made the copy of a
+ * real 7-header request about 1.6x as slow (measured 2026-11-30).
  */
 export function authorizeRequest(req: IncomingMessage): AuthorizeRequest {
   const headers: Record<string, string | string[] | undefined> = Object.create(null);
-  for (const [name, value] of Object.entries(req.headers)) {
-    headers[name] = Array.isArray(value) ? [...value] : value;
+  const source = req.headers;
+  const names = Object.keys(source);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const value = source[name];
+    headers[name] = typeof value === 'string' || !Array.isArray(value) ? value : value.slice();
   }
   return Object.freeze({
     method: req.method ?? '',
     headers: Object.freeze(headers),
-    rawHeaders: Object.freeze([...req.rawHeaders]),
+    rawHeaders: Object.freeze(req.rawHeaders.slice()),
     remoteAddress: req.socket.remoteAddress,
   });
 }

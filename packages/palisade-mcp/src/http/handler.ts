@@ -12,6 +12,10 @@
  * then `authorizeBody` (403), the bounded JSON reader (400), the header–body match (400 -32020)
  * and the core.
  *
+ * With `cors` (cors.ts), every response from the path check on carries the CORS headers, and a
+ * preflight is answered 204 between the path check and 3, so before `authorize`. The Host and
+ * Origin refusals carry none: they answer before the origin is known to be one of ours.
+ *
  * `Expect: 100-continue`: a plain `http.createServer(handler)` has Node write `100 Continue`
  * before the handler is even called, inviting a body the handler may then refuse. A host that
  * wants the invitation sent only after checks 1–7 passes `handler.checkContinue` to
@@ -31,16 +35,22 @@ import {
 import { performance } from 'node:perf_hooks';
 import { MAX_MESSAGE_BYTES } from '../limits.js';
 import type { Server } from '../server.js';
-import { readJsonMessage } from '../wire/json-reader.js';
-import { answer } from './answer.js';
 import { authorizeRequest, runAuthorize } from './authorize.js';
-import { indexHeaders } from './header-values.js';
-import { checkAuthority, checkHost, originAllowed } from './host-origin.js';
+import { type CorsPolicy, corsPolicy, corsResponseHeaders, preflight, withVaryOrigin } from './cors.js';
+import {
+  answerAdmitted,
+  BODY_CONSUMED_FAULT,
+  bodyMessage,
+  judgeAuthorize,
+  reportRefusal,
+} from './exchange-steps.js';
+import { indexHeaders, valuesOf } from './header-values.js';
+import { checkAuthority, checkHost, originAllowed, targetAuthority, targetDisagrees } from './host-origin.js';
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from './http-options.js';
 import { isJsonContentType, readAccept } from './media.js';
 import { clientGone, readBody } from './read-body.js';
-import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS } from './refusals.js';
-import { writeRefusal } from './respond.js';
+import { type HttpRefusal, REFUSALS } from './refusals.js';
+import { writePreflight, writeRefusal } from './respond.js';
 
 export type { AuthorizeRequest, AuthorizeResult, HttpHandlerOptions, HttpLogEvent } from './http-options.js';
 export { HTTP_REFUSAL_CHANNEL } from './refusals.js';
@@ -77,12 +87,14 @@ function pathMatches(url: string | undefined, path: string): boolean {
 
 export function createHttpHandler(server: Server, options: HttpHandlerOptions): HttpHandler {
   const checked = checkHttpOptions(options);
+  const cors =
+    checked.cors === undefined ? undefined : corsPolicy(checked.cors, checked.allowedOrigins, server);
   const run = (anyReq: HttpRequest, anyRes: HttpResponse, invite: boolean): void => {
     // The compatibility API offers every member used past here (headers, rawHeaders, data/end/close,
     // writeHead/write/end, req); the few differences are decided on the request's class.
     const req = anyReq as IncomingMessage;
     const res = anyRes as unknown as ServerResponse;
-    serve(server, checked, req, res, invite).catch((cause: unknown) => {
+    serve(server, checked, cors, req, res, invite).catch((cause: unknown) => {
       // A bug of ours must not become an unhandled rejection and a request left hanging.
       checked.onFault('the HTTP transport failed while answering', cause);
       if (res.headersSent) res.destroy();
@@ -109,6 +121,7 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
 async function serve(
   server: Server,
   options: CheckedHttpOptions,
+  cors: CorsPolicy | undefined,
   req: IncomingMessage,
   res: ServerResponse,
   invite: boolean,
@@ -118,12 +131,7 @@ async function serve(
   // Every header line, indexed once by lower-cased name, for every check below.
   const headers = indexHeaders(req.rawHeaders);
   const refuse = (refusal: HttpRefusal, headers: Record<string, string> = {}, reason?: string): void => {
-    publishRefusal(refusal);
-    options.onLog(
-      reason === undefined
-        ? { kind: 'refusal', rule: refusal.rule, status: refusal.status }
-        : { kind: 'refusal', rule: refusal.rule, status: refusal.status, reason },
-    );
+    reportRefusal(options.onLog, { refusal, reason });
     writeRefusal(res, refusal, headers);
   };
 
@@ -136,29 +144,42 @@ async function serve(
     : checkHost(headers, options.allowedHosts);
   if (host === 'mismatch') return refuse(REFUSALS.hostAuthority);
   if (host === 'repeated') return refuse(REFUSALS.hostRepeated);
+  // An absolute-form target (`POST http://evil.example/mcp`) is the host the RFC says to use.
+  if (!http2 && targetDisagrees(targetAuthority(req.url), headers)) return refuse(REFUSALS.hostTarget);
   if (host === 'not-allowed') return refuse(REFUSALS.hostNotAllowed);
   if (!originAllowed(headers, options.allowedOrigins)) return refuse(REFUSALS.originNotAllowed);
+  if (cors !== undefined) {
+    // The origin is ours (or absent): from here every answer, refusals and streams included, is
+    // one a page may read. Set on the response, so every later writeHead merges them.
+    const origin = valuesOf(headers, 'origin')[0];
+    for (const [name, value] of Object.entries(corsResponseHeaders(cors, origin)))
+      res.setHeader(name, name === 'vary' ? withVaryOrigin(res.getHeader('vary')) : value);
+  }
   if (options.path !== undefined && !pathMatches(req.url, options.path)) return refuse(REFUSALS.notFound);
+  if (cors !== undefined) {
+    const verdict = preflight(
+      cors,
+      req.method,
+      valuesOf(headers, 'origin')[0],
+      valuesOf(headers, 'access-control-request-method'),
+    );
+    if (verdict.kind === 'refuse') return refuse(verdict.refusal, verdict.headers);
+    if (verdict.kind === 'answer') {
+      // Over HTTP/2 a body is announced by HEADERS without END_STREAM, with or without a length:
+      // writePreflight stops any stream the client is still sending on, and leaves a finished one.
+      const bodyDeclared =
+        http2 ||
+        req.headers['transfer-encoding'] !== undefined ||
+        (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+      return writePreflight(res, verdict.headers, bodyDeclared);
+    }
+  }
   if (req.method !== 'POST') return refuse(REFUSALS.method, { allow: 'POST' });
 
   const request = authorizeRequest(req);
   // A synchronous hook's verdict comes back as is, with no deadline timer; awaiting it is one microtask.
-  const verdict = await runAuthorize(() => options.authorize(request), deadline);
-  if (verdict.kind === 'fault') {
-    options.onFault('authorize threw or rejected', verdict.cause);
-    return refuse(REFUSALS.authorizeFault);
-  }
-  if (verdict.kind === 'timeout')
-    return refuse(REFUSALS.authorizeTimeout, {}, 'authorize did not settle before the read deadline');
-  if (verdict.kind === 'refuse') {
-    const refusal =
-      verdict.status === 401
-        ? REFUSALS.unauthorized
-        : verdict.status === 429
-          ? REFUSALS.tooMany
-          : REFUSALS.forbidden;
-    return refuse(refusal, verdict.headers, verdict.reason);
-  }
+  const admission = judgeAuthorize(await runAuthorize(() => options.authorize(request), deadline), options);
+  if (!admission.ok) return refuse(admission.refusal, admission.headers, admission.reason);
 
   const accept = readAccept(headers);
   if (!accept.json) return refuse(REFUSALS.notAcceptable);
@@ -173,10 +194,7 @@ async function serve(
   if (clientGone(req)) return;
   // A body parser mounted in front of us already consumed the stream: a parse error would blame the client.
   if (req.readableEnded || Reflect.get(req, 'body') !== undefined) {
-    options.onFault(
-      'the request body was consumed before palisade saw it: mount palisade before any body parser',
-      undefined,
-    );
+    options.onFault(BODY_CONSUMED_FAULT, undefined);
     return refuse(REFUSALS.misuse);
   }
   if (invite) res.writeContinue();
@@ -188,35 +206,13 @@ async function serve(
     return; // The client went away: nobody to answer, and no fault of the host's.
   }
 
-  if (options.authorizeBody !== undefined) {
-    const hook = options.authorizeBody;
-    const bodyVerdict = await runAuthorize(() => hook(request, new Uint8Array(body.bytes)), deadline);
-    if (bodyVerdict.kind === 'fault') {
-      options.onFault('authorizeBody threw or rejected', bodyVerdict.cause);
-      return refuse(REFUSALS.authorizeBodyFault);
-    }
-    if (bodyVerdict.kind !== 'admit') {
-      return refuse(
-        REFUSALS.authorizeBody,
-        {},
-        bodyVerdict.kind === 'refuse' ? bodyVerdict.reason : 'authorizeBody did not settle',
-      );
-    }
-  }
+  const read = await bodyMessage(options, request, body.bytes, deadline);
+  if (!read.ok) return refuse(read.refusal, {}, read.reason);
 
-  const read = readJsonMessage(body.bytes);
-  if (!read.ok) return refuse(lateRefusal(read.refusal.rule, 400, read.refusal.code, read.refusal.message));
-
-  answer(
-    {
-      server,
-      message: read.value,
-      headers,
-      auth: verdict.auth,
-      mayStream: accept.eventStream,
-      reportFault: options.onFault,
-      onLog: options.onLog,
-    },
+  answerAdmitted(
+    server,
+    options,
+    { message: read.message, headers, auth: admission.auth, mayStream: accept.eventStream },
     res,
   );
 }

@@ -8,17 +8,47 @@ import { normalizeHostName } from './http-options.js';
 
 export type HostVerdict = 'ok' | 'repeated' | 'not-allowed';
 
-/** The host name of a `Host` value, port removed: `[::1]:8080` → `::1`, `Example.COM:80` → `example.com`. */
+/** What may follow the name in `Host`: nothing, or `:` and a port of 1 to 5 digits. */
+const PORT = /^:[0-9]{1,5}$/;
+
+/**
+ * The host name of a `Host` value, port removed: `[::1]:8080` → `::1`, `Example.COM:80` →
+ * `example.com`. Anything else after the name (`[::1]evil.example`, `localhost:evil.example`,
+ * `127.0.0.1:`) gives '', which no list holds: a proxy reading the whole value would see
+ * another name than the one we admitted.
+ */
 export function hostName(value: string): string {
   const text = value.trim();
   if (text.startsWith('[')) {
     const close = text.indexOf(']');
-    return normalizeHostName(close === -1 ? text : text.slice(0, close + 1));
+    if (close === -1) return normalizeHostName(text);
+    const rest = text.slice(close + 1);
+    return rest === '' || PORT.test(rest) ? normalizeHostName(text.slice(0, close + 1)) : '';
   }
   const colon = text.indexOf(':');
-  // More than one colon without brackets is no host:port; it is compared whole (and will not match).
-  if (colon !== -1 && text.indexOf(':', colon + 1) === -1) return normalizeHostName(text.slice(0, colon));
+  // More than one colon without brackets is no host:port; it is compared whole.
+  if (colon !== -1 && text.indexOf(':', colon + 1) === -1)
+    return PORT.test(text.slice(colon)) ? normalizeHostName(text.slice(0, colon)) : '';
   return normalizeHostName(text);
+}
+
+/** `scheme://authority`, the start of an absolute-form request target (RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
+
+/** The authority of an absolute-form request target; undefined for origin-form (`/mcp`) or `*`. */
+export function targetAuthority(target: string | undefined): string | undefined {
+  return target === undefined ? undefined : ABSOLUTE_FORM.exec(target)?.[1];
+}
+
+/**
+ * Whether a target's authority names another host than the one `Host` line (ports aside). RFC
+ * 9112 §3.2.2 has a server ignore `Host` for an absolute-form target; a proxy in front may route
+ * by either, so when the two disagree nobody can say which host was asked for, and the request is
+ * refused rather than judged by the one we happen to read. Two Host lines are checkHost's.
+ */
+export function targetDisagrees(authority: string | undefined, headers: HeaderIndex): boolean {
+  const hosts = valuesOf(headers, 'host');
+  return authority !== undefined && hosts.length === 1 && hostName(authority) !== hostName(hosts[0]!);
 }
 
 export function checkHost(headers: HeaderIndex, allowed: ReadonlySet<string> | undefined): HostVerdict {

@@ -13,6 +13,8 @@ import {
   requireFunction,
   requireInteger,
 } from '../options.js';
+import { checkLogger, faultToLogger, type PalisadeLogger, refusalToLogger } from '../telemetry/logger.js';
+import { type CheckedCors, type CorsOptions, checkCorsOptions } from './cors.js';
 
 /** What `authorize` and `authorizeBody` see: never the body stream. */
 export interface AuthorizeRequest {
@@ -71,6 +73,18 @@ export interface HttpHandlerOptions {
   readonly readTimeoutMs?: number;
   readonly onFault?: (description: string, cause: unknown) => void;
   readonly onLog?: (event: HttpLogEvent) => void;
+  /**
+   * A pino-compatible logger (`warn(obj, msg)`, `error(obj, msg)`): refusals go to `warn` with
+   * `event: 'palisade.refusal'`, host faults to `error` with `event: 'palisade.fault'`. It stands
+   * in for the stderr defaults only: an `onLog` or `onFault` the host also passes gets its events
+   * instead (docs/telemetry.md).
+   */
+  readonly logger?: PalisadeLogger;
+  /**
+   * Answer browser pages on the `allowedOrigins` (cors.ts). Off by default: an OPTIONS preflight
+   * is then 405, as every method but POST. `{}` turns it on with its defaults.
+   */
+  readonly cors?: CorsOptions;
 }
 
 export interface CheckedHttpOptions {
@@ -85,6 +99,8 @@ export interface CheckedHttpOptions {
   readonly readTimeoutMs: number;
   readonly onFault: (description: string, cause: unknown) => void;
   readonly onLog: (event: HttpLogEvent) => void;
+  /** undefined: CORS off. */
+  readonly cors: CheckedCors | undefined;
 }
 
 /** Every option the request handler takes; `serve()` accepts these too and passes them on. */
@@ -97,6 +113,8 @@ export const HTTP_KEYS = [
   'readTimeoutMs',
   'onFault',
   'onLog',
+  'cors',
+  'logger',
 ] as const;
 
 const LOOPBACK_HINT = "['localhost', '127.0.0.1', '::1']";
@@ -104,6 +122,31 @@ const LOOPBACK_HINT = "['localhost', '127.0.0.1', '::1']";
 function defaultFault(description: string, cause: unknown): void {
   const detail = cause instanceof Error && typeof cause.stack === 'string' ? `\n${cause.stack}` : '';
   process.stderr.write(`palisade: host fault: ${description}${detail}\n`);
+}
+
+/** `onLog` over a logger: the event's fields, under the stable record shape. */
+function logToLogger(logger: PalisadeLogger): (event: HttpLogEvent) => void {
+  return (event) =>
+    refusalToLogger(
+      logger,
+      event.reason === undefined
+        ? { event: 'palisade.refusal', transport: 'http', rule: event.rule, status: event.status }
+        : {
+            event: 'palisade.refusal',
+            transport: 'http',
+            rule: event.rule,
+            status: event.status,
+            reason: event.reason,
+          },
+    );
+}
+
+/** Where refusals are logged: the host's `onLog`, else its `logger`, else stderr. Checked by the caller. */
+export function refusalLog(
+  onLog: ((event: HttpLogEvent) => void) | undefined,
+  logger: PalisadeLogger | undefined,
+): (event: HttpLogEvent) => void {
+  return onLog ?? (logger === undefined ? defaultLog : logToLogger(logger));
 }
 
 export function defaultLog(event: HttpLogEvent): void {
@@ -137,7 +180,7 @@ function serializedOrigin(entry: string, path: string): string {
   return origin;
 }
 
-function stringList(
+export function stringList(
   value: unknown,
   path: string,
   normalize: (entry: string, path: string) => string,
@@ -185,9 +228,11 @@ export function checkHttpOptions(options: unknown): CheckedHttpOptions {
   }
   const optionalFunction = <T extends (...args: never[]) => unknown>(key: string): T | undefined =>
     options[key] === undefined ? undefined : requireFunction<T>(options[key], key);
+  const logger = checkLogger(options['logger'], 'logger');
+  const allowedOrigins = stringList(options['allowedOrigins'], 'allowedOrigins', serializedOrigin);
   return {
     authorize: requireFunction<Authorize>(options['authorize'], 'authorize'),
-    allowedOrigins: stringList(options['allowedOrigins'], 'allowedOrigins', serializedOrigin),
+    allowedOrigins,
     allowedHosts: stringList(options['allowedHosts'], 'allowedHosts', normalizeHostName),
     authorizeBody: optionalFunction<AuthorizeBody>('authorizeBody'),
     path: checkPath(options['path']),
@@ -195,7 +240,10 @@ export function checkHttpOptions(options: unknown): CheckedHttpOptions {
       options['readTimeoutMs'] === undefined
         ? DEFAULT_HTTP_READ_TIMEOUT_MS
         : requireInteger(options['readTimeoutMs'], 'readTimeoutMs', 1, MAX_HTTP_READ_TIMEOUT_MS),
-    onFault: optionalFunction<CheckedHttpOptions['onFault']>('onFault') ?? defaultFault,
-    onLog: optionalFunction<CheckedHttpOptions['onLog']>('onLog') ?? defaultLog,
+    onFault:
+      optionalFunction<CheckedHttpOptions['onFault']>('onFault') ??
+      (logger === undefined ? defaultFault : faultToLogger(logger, 'http')),
+    onLog: refusalLog(optionalFunction<CheckedHttpOptions['onLog']>('onLog'), logger),
+    cors: checkCorsOptions(options['cors'], allowedOrigins),
   };
 }

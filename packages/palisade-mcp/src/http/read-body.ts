@@ -84,7 +84,43 @@ function unwatch(read: PendingRead): void {
   read.next = undefined;
 }
 
-export function readBody(req: IncomingMessage, cap: number, deadline: number): Promise<BodyRead> {
+const TIMEOUT: BodyRead = Object.freeze({ ok: false, reason: 'timeout' });
+const TOO_LARGE: BodyRead = Object.freeze({ ok: false, reason: 'too-large' });
+
+/**
+ * An HTTP/1 body whose every declared byte Node's parser already holds (it came in the packet
+ * behind the head, as it does for nearly every MCP request), taken at once: no listeners, no
+ * promise, no tick. The same rules hold as on the streamed path: the clock is read as the bytes
+ * are taken, and the cap is applied to what was buffered. Anything else (HTTP/2, no declared
+ * length, a stream already flowing or decoding to text, a body still arriving) is undefined here
+ * and read by listening.
+ */
+function takeBuffered(req: IncomingMessage, cap: number, deadline: number): BodyRead | undefined {
+  if (!(req instanceof IncomingMessage) || req.readableFlowing !== null || req.readableEncoding !== null)
+    return undefined;
+  const declared = req.headers['content-length'];
+  if (declared === undefined || req.headers['transfer-encoding'] !== undefined) return undefined;
+  const length = req.readableLength;
+  if (length !== Number(declared)) return undefined;
+  if (performance.now() > deadline) return TIMEOUT;
+  if (length > cap) return TOO_LARGE;
+  // Not flowing, so `read()` hands over everything buffered, as one Buffer (none when empty).
+  const bytes: unknown = req.read();
+  // The parser's end-of-message still has to reach the stream: flowing with no 'data' listener,
+  // it ends (and is destroyed) as a stream read to its end does, with nothing left to read.
+  if (!req.readableEnded) req.resume();
+  return { ok: true, bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.alloc(0) };
+}
+
+/**
+ * The body, or why there is none. A body already buffered whole is answered at once (not a
+ * promise); otherwise the bytes are awaited under the deadline.
+ */
+export function readBody(req: IncomingMessage, cap: number, deadline: number): BodyRead | Promise<BodyRead> {
+  return takeBuffered(req, cap, deadline) ?? listenForBody(req, cap, deadline);
+}
+
+function listenForBody(req: IncomingMessage, cap: number, deadline: number): Promise<BodyRead> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;

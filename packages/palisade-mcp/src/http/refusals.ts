@@ -6,8 +6,11 @@
 import { channel } from 'node:diagnostics_channel';
 import { MAX_MESSAGE_BYTES } from '../limits.js';
 
+import { HTTP_REFUSAL_CHANNEL } from '../telemetry/channel-names.js';
+
 /** One event per refusal: `{ rule, status, code }`, never a client byte. */
-export const HTTP_REFUSAL_CHANNEL = 'palisade:http-refusal';
+export { HTTP_REFUSAL_CHANNEL } from '../telemetry/channel-names.js';
+
 const refusalChannel = channel(HTTP_REFUSAL_CHANNEL);
 
 export interface HttpRefusal {
@@ -31,12 +34,28 @@ export const REFUSALS = Object.freeze({
     -32600,
     'Invalid request: Host disagrees with :authority',
   ),
+  // HTTP/1.1: an absolute-form target (RFC 9112 §3.2.2) naming another host than `Host`; fetch:
+  // a Request whose URL names another host than its `Host` field (a runtime built it from the target).
+  hostTarget: early(
+    'host-target-mismatch',
+    400,
+    -32600,
+    'Invalid request: Host disagrees with the request target',
+  ),
   hostNotAllowed: early('host-not-allowed', 421, -32600, 'Invalid request: Host not allowed'),
   originNotAllowed: early('origin-not-allowed', 403, -32600, 'Invalid request: Origin not allowed'),
   // Node's HTTP/1.1 parser accepts any HTTP/d.d request line; only 1.0 and 1.1 are HTTP/1.
   httpVersion: early('http-version', 505, -32600, 'Invalid request: HTTP version not supported'),
   notFound: early('path-not-found', 404, -32600, 'Invalid request: no MCP endpoint at this path'),
   method: early('method-not-allowed', 405, -32600, 'Invalid request: only POST is served here'),
+  // A CORS preflight asking to send any method but POST: answering 204 would only defer the
+  // failure to the browser, and the host's log would not say why the page failed.
+  preflightMethod: early(
+    'preflight-method-not-allowed',
+    405,
+    -32600,
+    'Invalid request: a preflight may only ask for POST',
+  ),
   unauthorized: early('authorize', 401, -32600, 'Unauthorized'),
   forbidden: early('authorize', 403, -32600, 'Forbidden'),
   tooMany: early('authorize', 429, -32600, 'Too many requests'),

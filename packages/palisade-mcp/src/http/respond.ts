@@ -67,6 +67,32 @@ export function writeRefusal(
 }
 
 /**
+ * A CORS preflight's 204, with no body (RFC 9110 §15.3.5: no Content-Length either). Browsers send
+ * a preflight with none; one that declares a body is answered as an early refusal is, without
+ * reading it: the connection closed (HTTP/2: the stream stopped), never drained on its behalf.
+ */
+export function writePreflight(
+  res: ServerResponse,
+  headers: Readonly<Record<string, string>>,
+  bodyDeclared: boolean,
+): void {
+  if (res.headersSent || res.destroyed) return;
+  if (bodyDeclared && isHttp2(res)) {
+    const stream = (res as unknown as Http2ServerResponse).stream;
+    res.writeHead(204, headers);
+    res.end();
+    if (!stream.closed && stream.state.remoteClose === 0) stream.close(http2Constants.NGHTTP2_NO_ERROR);
+  } else if (bodyDeclared) {
+    res.once('finish', () => res.req.socket.destroy());
+    res.writeHead(204, { ...headers, connection: 'close' });
+    res.end();
+  } else {
+    res.writeHead(204, headers);
+    res.end();
+  }
+}
+
+/**
  * An `Http2ServerResponse` passed through the handler's `ServerResponse`-typed path. Decided by
  * the object, never by `httpVersionMajor`: Node's HTTP/1.1 parser accepts a request line saying
  * `HTTP/2.0`, and trusting it would treat a socket as a stream.

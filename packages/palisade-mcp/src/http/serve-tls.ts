@@ -20,7 +20,7 @@ import {
 import { invalidOption } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
 
-type Pem = string | Buffer | readonly (string | Buffer)[];
+export type Pem = string | Buffer | readonly (string | Buffer)[];
 
 export interface ServeTlsOptions {
   /** Private key(s) in PEM. With `cert`; or pass `pfx`. */

@@ -28,7 +28,7 @@ import { isPlainObject, refuseUnknownKeys, requireInteger, requireString } from 
 import type { Server } from '../server.js';
 import { answerClientError } from './client-error.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
-import { defaultLog, HTTP_KEYS } from './http-options.js';
+import { HTTP_KEYS, refusalLog } from './http-options.js';
 import { sniff } from './protocol-sniff.js';
 import { checkTlsOptions, createTlsListener, type ServeTlsOptions } from './serve-tls.js';
 import { guardSession } from './session-guard.js';
@@ -183,7 +183,8 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
   http1.maxHeadersCount = 0;
   http1.keepAliveTimeout = settings.keepAliveTimeoutMs;
   http1.on('checkContinue', handler.checkContinue);
-  const onLog = options.onLog ?? defaultLog;
+  // The handler above has checked onLog and logger already.
+  const onLog = refusalLog(options.onLog, options.logger);
   http1.on('clientError', (error: Error, socket) => answerClientError(error, socket, onLog));
   // The HTTP/1.1 server never listens; 'listening' is what starts its deadline checks.
   http1.emit('listening');

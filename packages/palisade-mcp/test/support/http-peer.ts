@@ -180,7 +180,9 @@ function parseAt(
   }
   const status = Number(statusLine.split(' ')[1]);
   const bodyStart = headEnd + 4;
-  if (status < 200) return { response: { statusLine, status, headers, body: '' }, end: bodyStart };
+  // 1xx, 204 and 304 never carry a body (RFC 9112 §6.3), whatever the headers say.
+  if (status < 200 || status === 204 || status === 304)
+    return { response: { statusLine, status, headers, body: '' }, end: bodyStart };
   const length = headers['content-length'];
   if (length !== undefined) {
     const end = bodyStart + Number(length);

@@ -1,0 +1,112 @@
+/**
+ * The steps of an exchange that do not depend on how the request arrived: judging `authorize`'s
+ * verdict, and from the body's bytes to one decoded message (`authorizeBody`, then the bounded
+ * JSON reader). The `node:http` handler (handler.ts) and the fetch handler (fetch-handler.ts) both
+ * run them, so a rule changed here changes for both; each writes the refusal its own way.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Server } from '../server.js';
+import { readJsonMessage } from '../wire/json-reader.js';
+import { type AnswerInput, answer } from './answer.js';
+import { runAuthorize, type Verdict } from './authorize.js';
+import type { AuthorizeRequest, CheckedHttpOptions, HttpLogEvent } from './http-options.js';
+import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS } from './refusals.js';
+
+/** A refusal to write, with the host's headers (`www-authenticate`, `retry-after`) and log reason. */
+export interface Refused {
+  readonly refusal: HttpRefusal;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly reason?: string | undefined;
+}
+
+/** What the host is told when a body parser in front of us already took the stream. */
+export const BODY_CONSUMED_FAULT =
+  'the request body was consumed before palisade saw it: mount palisade before any body parser';
+
+/** Published on the refusal channel and logged through `onLog`; the caller then writes it. */
+export function reportRefusal(onLog: (event: HttpLogEvent) => void, refused: Refused): void {
+  const { refusal, reason } = refused;
+  publishRefusal(refusal);
+  // `reason` is left out rather than set to undefined: a host's log sees the key only when it has text.
+  onLog(
+    reason === undefined
+      ? { kind: 'refusal', rule: refusal.rule, status: refusal.status }
+      : { kind: 'refusal', rule: refusal.rule, status: refusal.status, reason },
+  );
+}
+
+export type Admission = { readonly ok: true; readonly auth: unknown } | ({ readonly ok: false } & Refused);
+
+/** `authorize`'s verdict: the `auth` it admits with, or the refusal. A fault is reported to the host. */
+export function judgeAuthorize(verdict: Verdict, options: CheckedHttpOptions): Admission {
+  switch (verdict.kind) {
+    case 'admit':
+      return { ok: true, auth: verdict.auth };
+    case 'fault':
+      options.onFault('authorize threw or rejected', verdict.cause);
+      return { ok: false, refusal: REFUSALS.authorizeFault };
+    case 'timeout':
+      return {
+        ok: false,
+        refusal: REFUSALS.authorizeTimeout,
+        reason: 'authorize did not settle before the read deadline',
+      };
+    case 'refuse': {
+      const refusal =
+        verdict.status === 401
+          ? REFUSALS.unauthorized
+          : verdict.status === 429
+            ? REFUSALS.tooMany
+            : REFUSALS.forbidden;
+      return { ok: false, refusal, headers: verdict.headers, reason: verdict.reason };
+    }
+  }
+}
+
+export type MessageRead =
+  | { readonly ok: true; readonly message: Record<string, unknown> }
+  | ({ readonly ok: false } & Refused);
+
+/** The whole body, read: `authorizeBody` (if given) sees its bytes, then the bounded JSON reader decodes it. */
+export async function bodyMessage(
+  options: CheckedHttpOptions,
+  request: AuthorizeRequest,
+  bytes: Uint8Array,
+  deadline: number,
+): Promise<MessageRead> {
+  if (options.authorizeBody !== undefined) {
+    const hook = options.authorizeBody;
+    // A copy: the hook may keep or change its bytes without touching what is decoded.
+    const verdict = await runAuthorize(() => hook(request, new Uint8Array(bytes)), deadline);
+    if (verdict.kind === 'fault') {
+      options.onFault('authorizeBody threw or rejected', verdict.cause);
+      return { ok: false, refusal: REFUSALS.authorizeBodyFault };
+    }
+    if (verdict.kind !== 'admit') {
+      return {
+        ok: false,
+        refusal: REFUSALS.authorizeBody,
+        reason: verdict.kind === 'refuse' ? verdict.reason : 'authorizeBody did not settle',
+      };
+    }
+  }
+  const read = readJsonMessage(bytes);
+  if (!read.ok) {
+    const { rule, code, message } = read.refusal;
+    return { ok: false, refusal: lateRefusal(rule, 400, code, message) };
+  }
+  return { ok: true, message: read.value };
+}
+
+/** What the exchange settled before the core runs: the message, its headers, who the caller is. */
+export type Admitted = Pick<AnswerInput, 'message' | 'headers' | 'auth' | 'mayStream'>;
+
+/** The core's answer to an admitted message, written to `res` with the host's fault and log hooks. */
+export function answerAdmitted(
+  server: Server,
+  options: CheckedHttpOptions,
+  admitted: Admitted,
+  res: ServerResponse,
+): void {
+  answer({ server, ...admitted, reportFault: options.onFault, onLog: options.onLog }, res);
+}

@@ -1,0 +1,91 @@
+/**
+ * Adversarial: the Host rule against an absolute-form request target (RFC 9112 §3.2.2). When the
+ * target is `http://evil.example/mcp`, an origin server "MUST ignore the received Host header field
+ * and instead use the host information of the request-target". The checks read only `Host`, so a
+ * request naming another authority in its target passes the DNS-rebinding rule on the strength of
+ * a Host line the RFC tells the server to ignore; a proxy that routes by the target and Palisade
+ * then disagree about which host was asked for.
+ */
+import { afterEach, expect, test } from 'vitest';
+import { createFetchHandler } from '../../src/http/fetch-handler.js';
+import { listenFetch } from '../support/fetch-peer.js';
+import {
+  ADMIT_ALL,
+  basicServer,
+  exchange,
+  type Mounted,
+  modernRequest,
+  mountHandler,
+  post,
+} from '../support/http-peer.js';
+
+const opened: Mounted[] = [];
+afterEach(async () => {
+  for (const mounted of opened.splice(0)) await mounted.close();
+});
+
+const LIST = modernRequest(1, 'tools/list');
+
+/** A tools/list whose target is absolute-form naming `authority`, with an allowed `Host`. */
+function absoluteForm(authority: string): string {
+  return post(LIST.body, LIST.headers).replace('POST /mcp HTTP/1.1', `POST http://${authority}/mcp HTTP/1.1`);
+}
+
+test('an origin-form request with an allowed Host is answered (control)', async () => {
+  const mounted = await mountHandler();
+  opened.push(mounted);
+  const reply = await exchange(mounted.port, post(LIST.body, LIST.headers));
+  expect(reply.status).toBe(200);
+  reply.client.end();
+});
+
+// Was a hole: the target's host went unchecked. A target naming another host than Host is
+// refused 400 host-target-mismatch: a proxy may route by either, so neither can be trusted.
+test('the node handler refuses an absolute-form target naming another host than Host', {
+  tags: ['threat-model'],
+}, async () => {
+  const mounted = await mountHandler();
+  opened.push(mounted);
+  const reply = await exchange(mounted.port, absoluteForm('evil.example'));
+  expect(reply.status).toBe(400);
+  expect(reply.body).toContain('Host disagrees with the request target');
+  reply.client.end();
+});
+
+// Was a hole, same rule under @hono/node-server, which builds request.url from the target.
+test('the fetch handler refuses an absolute-form target naming another host than Host', {
+  tags: ['threat-model'],
+}, async () => {
+  const mounted = await listenFetch(createFetchHandler(basicServer(), { ...ADMIT_ALL, path: '/mcp' }));
+  opened.push(mounted);
+  const reply = await exchange(mounted.port, absoluteForm('evil.example'));
+  expect(reply.status).toBe(400);
+  expect(reply.body).toContain('Host disagrees with the request target');
+  reply.client.end();
+});
+
+test('an absolute-form target naming the Host it carries is answered', async () => {
+  const mounted = await mountHandler();
+  opened.push(mounted);
+  const host = /\r\nHost: ([^\r]*)\r\n/i.exec(post(LIST.body, LIST.headers))?.[1] ?? '';
+  const reply = await exchange(mounted.port, absoluteForm(host));
+  expect(reply.status).toBe(200);
+  reply.client.end();
+});
+
+// Was a hole (parsing laxness): hostName() kept `[...]` and dropped whatever followed the
+// bracket, and took any text after one colon as a port, so these values were read as a loopback
+// name. No browser sends them (its URL parser refuses such a host), so DNS rebinding was not
+// reopened, but a proxy that reads the whole value sees another name than the one admitted. Now:
+// after the name, only `:` and 1-5 digits; anything else 421.
+test.each(['[::1]evil.example', 'localhost:evil.example', '127.0.0.1:'])(
+  'a Host of %s is refused as naming no allowed host',
+  { tags: ['threat-model'] },
+  async (value) => {
+    const mounted = await mountHandler();
+    opened.push(mounted);
+    const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, Host: value }));
+    expect(reply.status).toBe(421);
+    reply.client.end();
+  },
+);
