@@ -13,6 +13,8 @@ export type PalisadeErrorCode =
   | 'PALISADE_ERR_CATALOG_INVALID'
   | 'PALISADE_ERR_SCHEMA_INVALID'
   | 'PALISADE_ERR_SCHEMA_UNSAFE'
+  /** A Standard Schema (zod, valibot, ArkType) holding what its JSON Schema cannot carry: a refinement, a transform, a default. */
+  | 'PALISADE_ERR_SCHEMA_NOT_CONVERTIBLE'
   | 'PALISADE_ERR_URI_TEMPLATE'
   | 'PALISADE_ERR_TRANSPORT'
   | 'PALISADE_ERR_UNDECLARED_CHANGE'
@@ -46,6 +48,8 @@ export type PalisadeErrorCode =
   | 'PALISADE_ERR_CLI_INPUT'
   /** `palisade connectome declared --static` without `palisade-mcp-static` installed beside it. */
   | 'PALISADE_ERR_CLI_STATIC_MISSING'
+  /** `palisade demo` without `palisade-demo` installed beside palisade-mcp. */
+  | 'PALISADE_ERR_CLI_DEMO_MISSING'
   /** A graph of schema 1 or 2: read back by no converter, named so the reader knows to re-export. */
   | 'PALISADE_ERR_CONNECTOME_SCHEMA_UNSUPPORTED'
   | 'PALISADE_ERR_CONNECTOME_NOT_A_PATH'

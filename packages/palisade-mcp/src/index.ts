@@ -1,6 +1,18 @@
 /** The public surface of `palisade-mcp`. Transports live behind their own subpaths (`palisade-mcp/stdio`). */
 
-export { defineTool } from './catalog/define-tool.js';
+export { definePrompt, type PromptArgs, type TypedPromptDefinition } from './catalog/define-prompt.js';
+export {
+  defineResourceTemplate,
+  type TypedResourceTemplateDefinition,
+  type UriTemplateVariables,
+} from './catalog/define-resource-template.js';
+export {
+  defineTool,
+  type InferSchemaInput,
+  type ToolArgs,
+  type TypedToolDefinition,
+} from './catalog/define-tool.js';
+export type { StandardJSONSchemaV1 } from './catalog/standard-schema.js';
 export type {
   TaskChange,
   TaskRecord,
@@ -42,11 +54,14 @@ export type {
   ToolAnnotations,
   ToolDefinition,
   ToolResult,
+  ToolSchema,
 } from './catalog/types.js';
 export { PalisadeError, type PalisadeErrorCode } from './errors.js';
 export {
   DEFAULT_PAGE_SIZE,
   DEFAULT_REQUEST_STATE_TTL_MS,
+  MAX_BAGGAGE_BYTES,
+  MAX_BAGGAGE_MEMBERS,
   MAX_INPUT_REQUEST_KEY_CHARS,
   MAX_INPUT_REQUESTS,
   MAX_INPUT_ROUNDS,
@@ -57,11 +72,23 @@ export {
   MAX_REQUEST_STATE_TTL_MS,
   MAX_RUNNING_TASKS,
   MAX_TASK_ID_CHARS,
+  MAX_TRACESTATE_BYTES,
+  MAX_TRACESTATE_MEMBERS,
 } from './limits.js';
+export type { CacheKey } from './protocol/server-shape.js';
 export { LEGACY_REVISION, MODERN_REVISION, type Revision } from './revisions.js';
 export { createServer, type Server, type ServerInfo } from './server.js';
 export {
   DISPATCH_CHANNEL_NAME,
-  type DispatchEvent,
-  type DispatchOutcome,
+  HTTP_REFUSAL_CHANNEL,
+  type HttpRefusalEvent,
+  STDIO_REFUSAL_CHANNEL,
+  type StdioRefusalEvent,
+} from './telemetry/channel-names.js';
+export type {
+  DispatchEvent,
+  DispatchEventBase,
+  DispatchOutcome,
+  TraceContext,
 } from './telemetry/dispatch-channel.js';
+export type { FaultRecord, PalisadeLogger, RefusalRecord } from './telemetry/logger.js';

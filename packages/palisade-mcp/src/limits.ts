@@ -143,6 +143,16 @@ export const DEFAULT_HTTP_READ_TIMEOUT_MS = 15_000;
 export const MAX_HTTP_READ_TIMEOUT_MS = 2_147_483_647;
 
 /**
+ * `cors`: how long a browser may reuse a preflight answer (`Access-Control-Max-Age`), in seconds,
+ * when the host sets no `cors.maxAgeSeconds`. Ten minutes: a changed catalog (new `Mcp-Param-*`
+ * headers) reaches pages within that, and a page calling often sends one preflight per ten minutes.
+ */
+export const DEFAULT_CORS_MAX_AGE_SECONDS = 600;
+
+/** Largest `cors.maxAgeSeconds` accepted, in seconds: Chromium caps the cache there (two hours) anyway. */
+export const MAX_CORS_MAX_AGE_SECONDS = 7_200;
+
+/**
  * Thread steps one pattern test may spend building DFA states (cache misses) before validation
  * fails closed. Patterns whose states repeat stay far below it on a 1 MiB input; one built so
  * that every code point makes a new state (`a[ab]{999}c`) would otherwise cost input x program
@@ -255,3 +265,20 @@ export const MAX_RUNNING_TASKS = 64;
  * (-32602) without asking the store; a longer one minted by the store is a host fault (-32603).
  */
 export const MAX_TASK_ID_CHARS = 256;
+
+/**
+ * Trace context in a request's `_meta` (MCP SEP-414: W3C keys `tracestate` and `baggage`). W3C
+ * Trace Context allows at most 32 `tracestate` list members and asks vendors to propagate at
+ * least 512 characters; W3C Baggage allows at most 64 members and 8,192 bytes. A value past any of
+ * them is refused with -32602 naming the key. A malformed `traceparent` is ignored, as W3C says.
+ */
+export const MAX_TRACESTATE_MEMBERS = 32;
+
+/** `tracestate` in UTF-8 bytes (see MAX_TRACESTATE_MEMBERS). */
+export const MAX_TRACESTATE_BYTES = 512;
+
+/** `baggage` list members (W3C Baggage). Checked whether or not the host reads baggage. */
+export const MAX_BAGGAGE_MEMBERS = 64;
+
+/** `baggage` in UTF-8 bytes (W3C Baggage). */
+export const MAX_BAGGAGE_BYTES = 8_192;

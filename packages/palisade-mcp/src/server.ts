@@ -45,6 +45,7 @@ const SERVER_KEYS = [
   'tasks',
   'notifications',
   'defaultLogLevel',
+  'traceContext',
 ] as const;
 
 const NOTIFICATION_KEYS = [
@@ -86,6 +87,13 @@ function declaredChanges(value: unknown): DeclaredChanges {
             MAX_LISTEN_LIFETIME_MS,
           ),
   });
+}
+
+/** Baggage is the caller's arbitrary key-values: it reaches the host only when asked for. */
+function traceContextOptions(value: unknown): { readonly baggage: boolean } {
+  const source = value === undefined ? {} : requireObject(value, 'traceContext');
+  refuseUnknownKeys(source, ['baggage'], 'traceContext');
+  return Object.freeze({ baggage: optionalBoolean(source['baggage'], 'traceContext.baggage') });
 }
 
 function defaultLogLevel(value: unknown): LogLevel | undefined {
@@ -176,6 +184,7 @@ export function createServer(definition: ServerDefinition): Server {
     tasks,
     changes,
     defaultLogLevel: defaultLogLevel(source['defaultLogLevel']),
+    traceContext: traceContextOptions(source['traceContext']),
     notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
       const change = LIST_CHANGES.get(kind);
       if (change === undefined)

@@ -17,6 +17,7 @@ import {
   MODERN_REVISION,
   type Revision,
 } from '../revisions.js';
+import type { TraceContext } from '../telemetry/dispatch-channel.js';
 import { INVALID_REQUEST, internalError, invalidParams, methodNotFound } from './errors.js';
 import { isLogLevel, openContext } from './handler-context.js';
 import { answerInputRequired, type Prepared, prepareRetry, type Retry } from './input-round.js';
@@ -42,6 +43,7 @@ import { callTool } from './methods/tools-call.js';
 import { ownCopy } from './own-copy.js';
 import type { Server } from './server-shape.js';
 import type { ConnectionState } from './state.js';
+import { metaForHost, readTraceContext } from './trace-context.js';
 
 /** What a transport lends the core for one message. */
 export interface ExchangeIO {
@@ -208,6 +210,8 @@ function handleRequest(
     const meta = params['_meta'];
     if (meta !== undefined && !isPlainObject(meta))
       return settled(state, invalidParams(id, 'params._meta must be an object'));
+    const trace = readTraceContext(meta ?? {}, server.traceContext.baggage);
+    if (!trace.ok) return settled(state, invalidParams(id, trace.rule));
     if (SESSION_METHODS.has(request.method)) {
       const answered = answerSessionMethod(server, state, state.legacy, request.method, id, params);
       return { state: answered.state, response: Promise.resolve(answered.response), stage: 'method' };
@@ -216,8 +220,9 @@ function handleRequest(
     if (entry === undefined || !offers(server, entry.capability)) return settled(state, methodNotFound(id));
     const call: CallBasis = {
       revision: LEGACY_REVISION,
-      meta: meta ?? {},
+      meta: metaForHost(meta ?? {}, server.traceContext.baggage),
       clientCapabilities: state.legacy.clientCapabilities,
+      traceContext: trace.value,
     };
     const logLevel = state.legacy.logLevel ?? server.defaultLogLevel;
     return { state, response: run(server, request, params, entry, call, logLevel, io), stage: 'method' };
@@ -267,10 +272,17 @@ function handleRequest(
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
     return settled(state, invalidParams(id, `params._meta.${META_LOG_LEVEL} is not a log level`));
   }
+  const trace = readTraceContext(meta, server.traceContext.baggage);
+  if (!trace.ok) return settled(state, invalidParams(id, trace.rule));
   if (request.method === 'subscriptions/listen') return listen(server, state, id, params, io);
   const entry = MODERN_METHODS.get(request.method);
   if (entry === undefined || !offers(server, entry.capability)) return settled(state, methodNotFound(id));
-  const call: CallBasis = { revision: MODERN_REVISION, meta, clientCapabilities };
+  const call: CallBasis = {
+    revision: MODERN_REVISION,
+    meta: metaForHost(meta, server.traceContext.baggage),
+    clientCapabilities,
+    traceContext: trace.value,
+  };
   return { state, response: run(server, request, params, entry, call, logLevel, io), stage: 'method' };
 }
 
@@ -310,6 +322,7 @@ interface CallBasis {
   readonly revision: Revision;
   readonly meta: JsonObject;
   readonly clientCapabilities: JsonObject;
+  readonly traceContext: TraceContext | undefined;
 }
 
 async function run(
@@ -338,6 +351,7 @@ async function run(
     revision: basis.revision,
     meta: basis.meta,
     clientCapabilities: basis.clientCapabilities,
+    traceContext: basis.traceContext,
     signalSource: io,
     auth: io.auth,
     logLevel: isLogLevel(logLevel) ? logLevel : undefined,

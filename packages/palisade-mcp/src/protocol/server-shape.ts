@@ -18,6 +18,7 @@ export interface ServerInfo {
 
 /** The lists a 2026-07-28 cache hint is given for. */
 export const CACHE_KEYS = ['discover', 'tools', 'resources', 'prompts'] as const;
+export type CacheKey = (typeof CACHE_KEYS)[number];
 
 /** A checked server: pass it to `runStdio` or an HTTP transport. Its fields are Palisade's own. */
 export interface Server {
@@ -25,7 +26,7 @@ export interface Server {
   readonly instructions: string | undefined;
   readonly supportedVersions: readonly Revision[];
   readonly pageSize: number;
-  readonly cache: Readonly<Record<(typeof CACHE_KEYS)[number], CacheHint>>;
+  readonly cache: Readonly<Record<CacheKey, CacheHint>>;
   /** @internal */
   readonly catalog: Catalog;
   /** @internal How `requestState` is sealed and bound (MRTR); undefined: none is issued or read. */
@@ -36,6 +37,8 @@ export interface Server {
   readonly changes: ChangeHub;
   /** @internal The level a 2025-11-25 request logs at until (or, over stateless HTTP, instead of) `logging/setLevel`; undefined: off. */
   readonly defaultLogLevel: LogLevel | undefined;
+  /** @internal Whether a request's `baggage` reaches handlers and the dispatch channel (default false). */
+  readonly traceContext: { readonly baggage: boolean };
   /**
    * Tells every open subscription that a list changed (declare it first: `notifications.toolsListChanged`
    * and so on). Listen streams that asked for that kind, and initialized 2025-11-25 stdio clients, get

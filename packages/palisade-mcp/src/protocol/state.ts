@@ -21,6 +21,11 @@ export interface ConnectionState {
   readonly legacy: LegacySession | undefined;
 }
 
+// One frozen value per transport, shared: a state is never changed, only replaced, so every
+// request may start from the same one; freezing a fresh object per HTTP request was measurable.
+const INITIAL_STDIO: ConnectionState = Object.freeze({ transport: 'stdio', legacy: undefined });
+const INITIAL_HTTP: ConnectionState = Object.freeze({ transport: 'http', legacy: undefined });
+
 export function initialState(transport: 'stdio' | 'http'): ConnectionState {
-  return Object.freeze({ transport, legacy: undefined });
+  return transport === 'http' ? INITIAL_HTTP : INITIAL_STDIO;
 }

@@ -10,15 +10,31 @@
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
+import { DISPATCH_CHANNEL_NAME } from './channel-names.js';
 
-export const DISPATCH_CHANNEL_NAME = 'palisade:dispatch';
+export { DISPATCH_CHANNEL_NAME } from './channel-names.js';
 
 export type DispatchOutcome = 'ok' | 'tool-error' | 'fault';
+
+/**
+ * W3C trace context the request carried in `params._meta` (MCP SEP-414), checked by the core
+ * (protocol/trace-context.ts): `traceparent` is a well-formed version-00 value, `tracestate`
+ * and `baggage` are within their bounds. Still the client's word: it says which trace the caller
+ * claims to be part of, nothing more. `baggage` is present only when the host opted in with
+ * `traceContext: { baggage: true }`.
+ */
+export interface TraceContext {
+  readonly traceparent: string;
+  readonly tracestate?: string;
+  readonly baggage?: string;
+}
 
 /** What every dispatch event carries, whatever was dispatched. */
 export interface DispatchEventBase {
   readonly server: string;
   readonly revision: string;
+  /** The request's trace context, when it carried a well-formed `traceparent`; else undefined. */
+  readonly traceContext: TraceContext | undefined;
   /** `tool-error` is a tool result with `isError: true`; a reader or getter is `ok` or `fault`. */
   outcome?: DispatchOutcome;
   durationMs?: number;

@@ -10,6 +10,7 @@
 import { MAX_SSE_QUEUED_BYTES, STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
 
 export { STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
+export { STDIO_REFUSAL_CHANNEL } from '../telemetry/channel-names.js';
 
 import type { Readable, Writable } from 'node:stream';
 import { invalidOption } from '../errors.js';
@@ -27,9 +28,11 @@ import {
 import { LIST_METHODS, serves } from '../protocol/methods/listen.js';
 import { type ConnectionState, initialState } from '../protocol/state.js';
 import type { Server } from '../server.js';
+import { checkLogger, faultToLogger, type PalisadeLogger } from '../telemetry/logger.js';
 import { encodeMessage } from '../wire/encode.js';
 import { readJsonMessage } from '../wire/json-reader.js';
 import { type Frame, StdioFramer } from '../wire/stdio-framer.js';
+import { ID_IN_FLIGHT_RULE, reportStdioRefusal } from './stdio-refusal.js';
 
 export interface StdioOptions {
   /** Default `process.stdin`. */
@@ -38,8 +41,14 @@ export interface StdioOptions {
   readonly output?: Writable;
   /** Exit the process once input ends and output is flushed. Default: true when reading `process.stdin`. */
   readonly exitOnClose?: boolean;
-  /** Where host faults are reported. Default: one line on stderr. Never sent to the client. */
+  /** Where host faults are reported. Default: the `logger`, else one line on stderr. Never sent to the client. */
   readonly onFault?: (description: string, cause: unknown) => void;
+  /**
+   * A pino-compatible logger (`warn(obj, msg)`, `error(obj, msg)`): refusals this transport
+   * answers go to `warn` (`event: 'palisade.refusal'`), host faults to `error` unless `onFault`
+   * is given (docs/telemetry.md). Without it, refusals are not logged (the client hears them).
+   */
+  readonly logger?: PalisadeLogger;
 }
 
 export interface StdioHandle {
@@ -56,7 +65,7 @@ interface InFlight {
   readonly settled: Promise<void>;
 }
 
-const STDIO_KEYS = ['input', 'output', 'exitOnClose', 'onFault'] as const;
+const STDIO_KEYS = ['input', 'output', 'exitOnClose', 'onFault', 'logger'] as const;
 
 function defaultFaultReport(description: string, cause: unknown): void {
   const detail = cause instanceof Error && typeof cause.stack === 'string' ? `\n${cause.stack}` : '';
@@ -95,7 +104,9 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const exitOnClose = options.exitOnClose ?? input === process.stdin;
-  const reportFault = options.onFault ?? defaultFaultReport;
+  const logger = checkLogger(options.logger, 'logger');
+  const reportFault =
+    options.onFault ?? (logger === undefined ? defaultFaultReport : faultToLogger(logger, 'stdio'));
 
   // Keep stdout for protocol bytes alone: divert every other writer to stderr while we own it.
   const ownsStdout = output === process.stdout;
@@ -147,6 +158,7 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
     const id = typeof message['method'] === 'string' && isValidId(message['id']) ? message['id'] : undefined;
     if (id !== undefined && inFlight.has(id)) {
       // Two requests in flight under one id could not be told apart by a cancel or by the client.
+      reportStdioRefusal(ID_IN_FLIGHT_RULE, -32600, logger);
       write(
         errorResponse(undefined, -32600, 'Invalid request: id is already used by a request in flight'),
         framing,
@@ -195,11 +207,13 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
 
   function onFrame(frame: Frame): void {
     if (frame.kind === 'refusal') {
+      reportStdioRefusal(frame.refusal.rule, frame.refusal.code, logger);
       write(errorResponse(undefined, frame.refusal.code, frame.refusal.message), frame.framing);
       return;
     }
     const read = readJsonMessage(frame.bytes);
     if (!read.ok) {
+      reportStdioRefusal(read.refusal.rule, read.refusal.code, logger);
       write(errorResponse(undefined, read.refusal.code, read.refusal.message), frame.framing);
       return;
     }

@@ -42,7 +42,12 @@ export async function getPrompt(call: Call): Promise<Outcome> {
   }
 
   const settled = await traceDispatch(
-    { server: call.server.info.name, prompt: prompt.definition.name, revision: call.revision },
+    {
+      server: call.server.info.name,
+      prompt: prompt.definition.name,
+      revision: call.revision,
+      traceContext: call.ctx.traceContext,
+    },
     async () => (await prompt.definition.get(Object.freeze(args), call.ctx)) as unknown,
     () => 'ok',
   );

@@ -29,7 +29,12 @@ async function traced<T>(
   read: () => Promise<T> | T,
 ): Promise<T> {
   const settled = await traceDispatch(
-    { server: call.server.info.name, ...target, revision: call.revision },
+    {
+      server: call.server.info.name,
+      ...target,
+      revision: call.revision,
+      traceContext: call.ctx.traceContext,
+    },
     async () => await read(),
     () => 'ok',
   );

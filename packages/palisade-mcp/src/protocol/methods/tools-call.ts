@@ -61,7 +61,12 @@ export async function invokeTool(call: Call, args: JsonObject): Promise<Outcome>
   const tool = call.server.catalog.tools?.get(call.params['name'] as string);
   if (tool === undefined) throw new HostFault('a task names a tool this server does not have');
   const settled = await traceDispatch(
-    { server: call.server.info.name, tool: tool.definition.name, revision: call.revision },
+    {
+      server: call.server.info.name,
+      tool: tool.definition.name,
+      revision: call.revision,
+      traceContext: call.ctx.traceContext,
+    },
     async () => (await tool.definition.handler(args as never, call.ctx)) as unknown,
     (value) => (isPlainObject(value) && value['isError'] === true ? 'tool-error' : 'ok'),
   );

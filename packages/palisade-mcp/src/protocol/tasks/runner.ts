@@ -122,6 +122,8 @@ export function startRound(
     revision: MODERN_REVISION,
     meta: call.ctx.meta,
     clientCapabilities: work.clientCapabilities,
+    // The request that starts (or resumes) the task is the one whose trace its handler joins.
+    traceContext: call.ctx.traceContext,
     signalSource: controller,
     auth: call.ctx.auth,
     logLevel: undefined,

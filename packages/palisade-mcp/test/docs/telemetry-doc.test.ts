@@ -1,0 +1,79 @@
+/**
+ * docs/telemetry.md is the stable interface's contract: it names every channel by the value its
+ * constant has, states each trace-context bound the code enforces (these bounds are not in the
+ * README, which links here), and lists every stdio refusal rule the wire can produce.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import {
+  DISPATCH_CHANNEL_NAME,
+  HTTP_REFUSAL_CHANNEL,
+  MAX_BAGGAGE_BYTES,
+  MAX_BAGGAGE_MEMBERS,
+  MAX_TRACESTATE_BYTES,
+  MAX_TRACESTATE_MEMBERS,
+  STDIO_REFUSAL_CHANNEL,
+} from '../../src/index.js';
+import { ID_IN_FLIGHT_RULE } from '../../src/transports/stdio-refusal.js';
+import type { WireRule } from '../../src/wire/refusal.js';
+
+const PAGE = readFileSync(fileURLToPath(new URL('../../../../docs/telemetry.md', import.meta.url)), 'utf8');
+const prose = PAGE.replace(/\s+/g, ' ');
+
+describe('docs/telemetry.md', () => {
+  test.each([
+    ['DISPATCH_CHANNEL_NAME', DISPATCH_CHANNEL_NAME],
+    ['HTTP_REFUSAL_CHANNEL', HTTP_REFUSAL_CHANNEL],
+    ['STDIO_REFUSAL_CHANNEL', STDIO_REFUSAL_CHANNEL],
+  ])('names %s with the value the code publishes on', (constant, value) => {
+    expect(prose).toContain(`| \`${constant}\` | \`${value}\` |`);
+  });
+
+  test.each([
+    [
+      'at most 512 bytes (UTF-8) and at most 32 list members',
+      '512',
+      '32',
+      MAX_TRACESTATE_BYTES,
+      MAX_TRACESTATE_MEMBERS,
+    ],
+    [
+      'at most 8,192 bytes and at most 64 list members',
+      '8,192',
+      '64',
+      MAX_BAGGAGE_BYTES,
+      MAX_BAGGAGE_MEMBERS,
+    ],
+  ])('states "%s", the bounds the code enforces', (quote, bytesFigure, membersFigure, bytes, members) => {
+    expect(prose).toContain(quote);
+    expect(quote).toContain(`at most ${bytesFigure} bytes`);
+    expect(quote).toContain(`at most ${membersFigure} list members`);
+    expect([Number(bytesFigure.replaceAll(',', '')), Number(membersFigure)]).toEqual([bytes, members]);
+  });
+
+  test('lists every rule the stdio transport can publish', () => {
+    // Keyed by WireRule, so a rule added to the wire fails the type check until it is listed here.
+    const wire: Record<WireRule, true> = {
+      empty: true,
+      'not-json': true,
+      'invalid-utf8': true,
+      'lone-surrogate': true,
+      'too-large': true,
+      'too-deep': true,
+      'repeated-key': true,
+      'not-object': true,
+      batch: true,
+      'line-too-large': true,
+      'frame-too-large': true,
+      'bad-frame-header': true,
+      'truncated-frame': true,
+    };
+    const rules = [...Object.keys(wire), ID_IN_FLIGHT_RULE];
+    const section = prose.slice(
+      prose.indexOf('## `palisade:stdio-refusal`'),
+      prose.indexOf('## The `logger` option'),
+    );
+    expect(rules.filter((rule) => !section.includes(`\`${rule}\``))).toEqual([]);
+  });
+});
