@@ -5,10 +5,7 @@
  * with `--stdio`. Diagnostics go to stderr; in stdio mode stdout carries protocol messages only.
  */
 import { parseArgs } from 'node:util';
-import { startCollector } from 'palisade-mcp/connectome';
-import { serve } from 'palisade-mcp/http';
-import { runStdio } from 'palisade-mcp/stdio';
-import { createDemoServer } from './connectome.js';
+import { startDemo } from './start.js';
 
 const USAGE = `usage: palisade-demo [--port N] [--allowed-origin ORIGIN]... [--stdio]
 
@@ -58,31 +55,24 @@ function parseOptions() {
 }
 
 const options = parse();
-// The demo watches itself from the start: connectome://observed and connectome://diff read what
-// this collector saw (edge identities, counts and latencies, never a payload).
-startCollector();
-const server = createDemoServer();
 
 if (options.stdio) {
   process.stderr.write(
     'palisade demo: serving over stdio. Connect an MCP client with: node packages/demo/dist/main.js --stdio\n',
   );
-  runStdio(server);
+  await startDemo({ stdio: true });
 } else {
   try {
-    const serving = await serve(server, {
-      port: options.port,
-      // The demo admits every caller that reaches loopback; a real host checks credentials here.
-      authorize: () => ({ ok: true }),
-      allowedOrigins: options.origins,
-    });
+    // startDemo also starts the collector: connectome://observed and connectome://diff read what it
+    // saw (edge identities, counts and latencies, never a payload).
+    const demo = await startDemo({ port: options.port, allowedOrigins: options.origins });
     // Registered before the banner: a supervisor may signal as soon as it reads the URL.
     const stop = (): void => {
-      void serving.close().then(() => process.exit(0));
+      void demo.close().then(() => process.exit(0));
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    const url = `${serving.url}/mcp`;
+    const url = demo.url;
     process.stderr.write(
       `palisade demo: serving MCP (Streamable HTTP, stateless) at ${url}\n` +
         `  Connect an MCP client to that URL, for example:\n` +

@@ -329,11 +329,11 @@ export function connectome(argv: readonly string[]): number | Promise<number> {
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
-    return usageError(
-      'palisade connectome',
-      `unknown command ${JSON.stringify(name)}`,
-      'palisade connectome --help',
-    );
+    // A flag before any command is no command's option: named as parseArgs names an unknown one.
+    const message = name.startsWith('-')
+      ? `Unknown option '${name}'`
+      : `unknown command ${JSON.stringify(name)}`;
+    return usageError('palisade connectome', message, CONNECTOME_USAGE);
   }
   const prefix = `palisade connectome ${name}`;
   let values: Record<string, unknown>;
@@ -346,7 +346,7 @@ export function connectome(argv: readonly string[]): number | Promise<number> {
       strict: true,
     }));
   } catch (error) {
-    return usageError(prefix, (error as Error).message, `${prefix} --help`);
+    return usageError(prefix, (error as Error).message, command.usage);
   }
   if (values['help'] === true) {
     process.stdout.write(command.usage);
@@ -354,13 +354,13 @@ export function connectome(argv: readonly string[]): number | Promise<number> {
   }
   if (positionals.length !== command.positionals) {
     const files = command.positionals === 1 ? 'one file' : `${command.positionals} files`;
-    return usageError(prefix, `expected ${files}, got ${positionals.length}`, `${prefix} --help`);
+    return usageError(prefix, `expected ${files}, got ${positionals.length}`, command.usage);
   }
   let output: Uint8Array | string | Promise<Uint8Array | string>;
   try {
     output = command.run(values, positionals);
   } catch (error) {
-    return failed(prefix, error);
+    return failed(prefix, command.usage, error);
   }
   if (output instanceof Promise) {
     return output.then(
@@ -368,15 +368,15 @@ export function connectome(argv: readonly string[]): number | Promise<number> {
         process.stdout.write(bytes);
         return EXIT_OK;
       },
-      (error: unknown) => failed(prefix, error),
+      (error: unknown) => failed(prefix, command.usage, error),
     );
   }
   process.stdout.write(output);
   return EXIT_OK;
 }
 
-function failed(prefix: string, error: unknown): number {
-  if (error instanceof UsageError) return usageError(prefix, error.message, `${prefix} --help`);
+function failed(prefix: string, usage: string, error: unknown): number {
+  if (error instanceof UsageError) return usageError(prefix, error.message, usage);
   if (error instanceof PalisadeError || error instanceof StaticRefusal) {
     process.stderr.write(`${prefix}: ${error.code}: ${oneLine(error.message)}\n`);
     return EXIT_REFUSED;
@@ -384,8 +384,9 @@ function failed(prefix: string, error: unknown): number {
   throw error;
 }
 
-function usageError(prefix: string, message: string, help: string): number {
-  process.stderr.write(`${prefix}: ${oneLine(message)}\nrun '${help}' for usage\n`);
+/** The reason on the first line (what a script greps), then the usage text, all on stderr. */
+function usageError(prefix: string, message: string, usage: string): number {
+  process.stderr.write(`${prefix}: ${oneLine(message)}\n\n${usage}`);
   return EXIT_USAGE;
 }
 

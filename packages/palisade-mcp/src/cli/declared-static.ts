@@ -15,6 +15,7 @@ import type { Graph } from '../connectome/graph.js';
 import { nodeId } from '../connectome/node-id.js';
 import { staticCodeGraph } from '../connectome/static-adapter.js';
 import { PalisadeError } from '../errors.js';
+import { isMissingPackage } from './optional-package.js';
 
 /** The package `declared --static` loads; fixed here, never derived from input. */
 export const STATIC_PACKAGE = 'palisade-mcp-static';
@@ -40,10 +41,7 @@ async function loadAnalyzer(): Promise<AnalyzeScope> {
     // @ts-ignore: resolved at run time only, when the host installed it
     loaded = await import('palisade-mcp-static');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    const message = error instanceof Error ? error.message : '';
-    // Only the package's own absence is "not installed"; a broken install is a different fault.
-    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes(`'${STATIC_PACKAGE}'`)) {
+    if (isMissingPackage(error, STATIC_PACKAGE)) {
       throw new PalisadeError(
         'PALISADE_ERR_CLI_STATIC_MISSING',
         `--static needs the package ${STATIC_PACKAGE}, which is not installed; install it beside palisade-mcp (npm install --save-dev ${STATIC_PACKAGE}) or, without installing, run npx -p palisade-mcp -p ${STATIC_PACKAGE} palisade connectome declared ...`,

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * The `palisade` command. Data goes to stdout, diagnostics to stderr. Exit codes: 0 success,
- * 1 an input refused, 2 usage error. Subcommands: `connectome` (cli/connectome.ts).
+ * 1 an input refused (or, for `demo`, could not serve), 2 usage error. Subcommands: `demo`
+ * (cli/demo.ts) and `connectome` (cli/connectome.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connectome } from './connectome.js';
+import { demo } from './demo.js';
 
 const USAGE = `usage: palisade [--help] [--version] <command> ...
 
@@ -14,13 +16,15 @@ Palisade is an MCP server library; this command carries its tooling.
   --version   print the palisade-mcp version
 
 Commands:
+  demo        serve the demo catalog over HTTP or stdio, to try a client against (needs the
+              palisade-demo package; run 'palisade demo --help')
   connectome  export, diff, query and draw a server's connectome from exported JSON files
               (run 'palisade connectome --help')
 
 Without installing: npx -p palisade-mcp palisade <command> ...
 (a bare 'npx palisade' would fetch whatever package is named "palisade", not this one.)
 
-Exit codes: 0 success, 1 an input refused, 2 usage error.
+Exit codes: 0 success, 1 an input refused or the demo could not serve, 2 usage error.
 `;
 
 function version(): string {
@@ -32,6 +36,7 @@ function version(): string {
 
 export function main(argv: readonly string[]): number | Promise<number> {
   if (argv[0] === 'connectome') return connectome(argv.slice(1));
+  if (argv[0] === 'demo') return demo(argv.slice(1));
   let values: { help?: boolean; version?: boolean };
   let positionals: string[];
   try {

