@@ -13,6 +13,7 @@
  *
  *   npm run bench:http                      everything, about 3 minutes
  *   npm run bench:http -- --quick           shorter windows, fewer requests and drippers
+ *   npm run bench:http -- throughput --floor   also the bare echo plus the wire rules alone
  *   npm run bench:http -- memory drip       only the named parts (throughput, memory, drip)
  *   npm run bench:http -- --drippers=4000   another number of drip connections
  *   npm run bench:http -- drip --read-timeout=15000   drips cut by the default body deadline
@@ -42,6 +43,7 @@ const DRIP_P99_TARGET_MS = 10;
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const floor = args.includes('--floor');
 const flag = (name: string): number | undefined => {
   const value = args.find((arg) => arg.startsWith(`--${name}=`));
   return value === undefined ? undefined : Number(value.slice(name.length + 3));
@@ -109,12 +111,17 @@ interface Cell {
 
 async function throughput(): Promise<void> {
   const contenders: Contender[] = ['bare', 'palisade', 'sdk-modern', 'sdk-legacy'];
+  // `--floor`: also the bare echo plus the wire rules alone (bench/http/rules-floor.ts).
+  if (floor) contenders.push('rules');
   const settings: ServerSettings = { maxConnections: 1_024, readTimeoutMs: 15_000 };
   const servers = new Map<Contender, { child: ServerChild; port: number }>();
   for (const contender of contenders) servers.set(contender, await startServer(contender, settings));
 
   const lines: Array<Pick<Cell, 'label' | 'contender' | 'revision'>> = [
     { label: 'bare node:http (ceiling)', contender: 'bare', revision: '2026-07-28' },
+    ...(floor
+      ? [{ label: 'wire rules only (floor)', contender: 'rules', revision: '2026-07-28' } as const]
+      : []),
     { label: 'palisade serve()', contender: 'palisade', revision: '2026-07-28' },
     { label: 'sdk v2 createMcpHandler', contender: 'sdk-modern', revision: '2026-07-28' },
     { label: 'palisade serve()', contender: 'palisade', revision: '2025-11-25' },
@@ -197,7 +204,9 @@ async function throughput(): Promise<void> {
     let vsSdk = '';
     let target = '';
     let result = '';
-    if (cell.contender === 'palisade') {
+    if (cell.contender === 'rules') {
+      vsBare = `${(rate(cell) / rate(find(cell.method, 'bare', '2026-07-28'))).toFixed(2)}x`;
+    } else if (cell.contender === 'palisade') {
       const ratio = rate(cell) / rate(find(cell.method, 'bare', '2026-07-28'));
       const sdk = find(
         cell.method,

@@ -2,7 +2,8 @@
  * The contenders, each started on 127.0.0.1 port 0 with the same `echo` tool (and `hold` for the
  * memory run): a bare `node:http` JSON echo (the ceiling), Palisade `serve()`, and the official
  * SDK v2 served statelessly, for 2026-07-28 through `createMcpHandler` and for 2025-11-25 through
- * the Streamable HTTP transport with `sessionIdGenerator: undefined`, a fresh server per request.
+ * the Streamable HTTP transport with `sessionIdGenerator: undefined`, a fresh server per request;
+ * with `--floor`, also the bare echo plus the wire rules alone (rules-floor.ts).
  * Palisade is imported from its build: `npm run bench:http` runs `npm run build` first.
  */
 import { once } from 'node:events';
@@ -19,9 +20,10 @@ import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotoc
 // closure made per request in a `__name()` call; served from src/ Palisade measured ~19% slower.
 import { serve } from '../../packages/palisade-mcp/dist/http/serve.js';
 import { createServer, defineTool } from '../../packages/palisade-mcp/dist/index.js';
+import { rulesFloorServer } from './rules-floor.js';
 import { ECHO_DESCRIPTION, ECHO_SCHEMA, type Gate, HOLD_DESCRIPTION, HOLD_SCHEMA } from './tools.js';
 
-export const CONTENDERS = ['bare', 'palisade', 'sdk-modern', 'sdk-legacy'] as const;
+export const CONTENDERS = ['bare', 'rules', 'palisade', 'sdk-modern', 'sdk-legacy'] as const;
 export type Contender = (typeof CONTENDERS)[number];
 
 export interface Started {
@@ -184,6 +186,8 @@ export function start(contender: Contender, gate: Gate, settings: ServerSettings
   switch (contender) {
     case 'bare':
       return startBare();
+    case 'rules':
+      return listen(rulesFloorServer());
     case 'palisade':
       return startPalisade(gate, settings);
     case 'sdk-modern':
