@@ -1,0 +1,287 @@
+/**
+ * Every code block in the README is run, so the README cannot go stale. A block is preceded by an
+ * HTML comment saying how it is run (invisible when rendered):
+ *
+ *   <!-- readme-test: first-screen -->       `npm ci && npm start` / `npm test`: the demo is started with
+ *                                            `npm start` and answers; `.ci/run` runs `npm ci` and `npm test`
+ *   <!-- readme-test: stdio-config -->       an MCP client's JSON entry: the command it names is spawned and
+ *                                            answers `initialize` over stdio
+ *   <!-- readme-test: install -->            `npm install a b`: each package resolves, as installing gives it
+ *   <!-- readme-test: palisade-cli -->       `npx -p palisade-mcp ... palisade ARGS` lines: the workspace's own `palisade`
+ *                                            bin runs with ARGS (HTTP: `--port 0` added, then tools/list is
+ *                                            answered at the URL it prints; `--stdio`: it answers initialize)
+ *   <!-- readme-test: file NAME -->          written to NAME in a scratch project
+ *   <!-- readme-test: serve NAME -->         written and started with tsx (the server an earlier block started is
+ *                                            stopped first); it must print its MCP URL on stderr, and a tools/list
+ *                                            to that URL must be answered
+ *   <!-- readme-test: run NAME "TEXT" -->    written and run with tsx to exit 0, TEXT on its stdout
+ *
+ * Blocks run in README order, so a client block talks to the server a `serve` block started. The
+ * scratch project lives inside the repository (`.readme-test-*`, git-ignored) so its imports resolve
+ * through the workspace's own node_modules, exactly as an installed package would; the TypeScript
+ * blocks are also type-checked together by the workspace's `tsc`.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+interface Block {
+  readonly mode: string;
+  readonly args: readonly string[];
+  readonly language: string;
+  readonly code: string;
+  readonly line: number;
+}
+
+function blocks(markdown: string): Block[] {
+  const found: Block[] = [];
+  const lines = markdown.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const fence = /^```(\S*)$/.exec(lines[index] ?? '');
+    if (fence === null) continue;
+    const end = lines.indexOf('```', index + 1);
+    const marker = /^<!-- readme-test: (\S+)(.*?) -->$/.exec(lines[index - 1] ?? '');
+    const args = [...(marker?.[2] ?? '').matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
+    found.push({
+      mode: marker?.[1] ?? 'unmarked',
+      args,
+      language: fence[1] ?? '',
+      code: `${lines.slice(index + 1, end).join('\n')}\n`,
+      line: index + 1,
+    });
+    index = end;
+  }
+  return found;
+}
+
+const BLOCKS = blocks(README);
+const project = mkdtempSync(join(ROOT, '.readme-test-'));
+const children: ChildProcess[] = [];
+const TSX = ['--import', 'tsx'];
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(project, { recursive: true, force: true });
+});
+
+const servers: ChildProcess[] = [];
+
+/** Stops the servers earlier blocks started, so the next block may bind the same port. */
+async function stopServers(): Promise<void> {
+  await Promise.all(
+    servers.splice(0).map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
+
+/** Starts `node args` in the project and resolves with the first MCP URL it prints on stderr. */
+async function startServer(args: readonly string[], cwd = project): Promise<string> {
+  await stopServers();
+  const child = spawn(process.execPath, [...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  servers.push(child);
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const url = /(https?:\/\/[^\s]+\/mcp)\b/.exec(seen);
+      if (url?.[1] !== undefined) resolve(url[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code} before printing its URL:\n${seen}`)));
+  });
+}
+
+async function listTools(url: string): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { result: unknown }).result;
+}
+
+/** Spawns `node args`, sends `initialize` on its stdin, and resolves with the revision it answered. */
+async function initializeOverStdio(args: readonly string[]): Promise<string | undefined> {
+  const child = spawn(process.execPath, [...args], { stdio: ['pipe', 'pipe', 'ignore'] });
+  children.push(child);
+  const line = new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      if (seen.includes('\n')) resolve(seen.slice(0, seen.indexOf('\n')));
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code} without answering`)));
+  });
+  child.stdin.write(
+    `${JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    })}\n`,
+  );
+  const answer = JSON.parse(await line) as { result?: { protocolVersion?: string } };
+  child.stdin.end();
+  return answer.result?.protocolVersion;
+}
+
+function run(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...TSX, file], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('the README code blocks', () => {
+  test('every code block says how it is run', () => {
+    expect(BLOCKS.filter((block) => block.mode === 'unmarked').map((block) => block.line)).toEqual([]);
+    expect(BLOCKS.length).toBeGreaterThan(5);
+  });
+
+  test('the TypeScript blocks type-check together', () => {
+    for (const block of BLOCKS) {
+      if (block.mode === 'file' || block.mode === 'serve' || block.mode === 'run') {
+        writeFileSync(join(project, block.args[0] ?? ''), block.code);
+      }
+    }
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          allowImportingTsExtensions: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        include: ['*.ts'],
+      }),
+    );
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    expect(() => execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' })).not.toThrow();
+  });
+
+  for (const block of BLOCKS) {
+    const title = `line ${block.line}: ${block.mode} ${block.args.join(' ')}`.trim();
+    switch (block.mode) {
+      case 'first-screen':
+        test(`${title}: npm start serves the demo, and CI runs npm ci and npm test`, async () => {
+          expect(block.code).toContain('npm ci && npm start');
+          expect(block.code).toContain('npm test');
+          const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+          expect(ci).toMatch(/^npm ci\b/m);
+          expect(ci).toMatch(/^npm test\b/m);
+          const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+          const child = spawn(npm, ['start', '--silent', '--', '--port', '0'], {
+            cwd: ROOT,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true,
+          });
+          children.push(child);
+          try {
+            const url = await new Promise<string>((resolve, reject) => {
+              let seen = '';
+              const look = (chunk: Buffer): void => {
+                seen += chunk.toString('utf8');
+                const found = /(http:\/\/127\.0\.0\.1:\d+\/mcp)\b/.exec(seen);
+                if (found?.[1] !== undefined) resolve(found[1]);
+              };
+              child.stdout.on('data', look);
+              child.stderr.on('data', look);
+              child.on('exit', (code) => reject(new Error(`npm start exited ${code}:\n${seen}`)));
+            });
+            expect(JSON.stringify(await listTools(url))).toContain('"name":"echo"');
+          } finally {
+            if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+          }
+        }, 120_000);
+        break;
+      case 'stdio-config':
+        test(`${title}: the command it names answers initialize over stdio`, async () => {
+          const config = JSON.parse(block.code.replaceAll('/path/to/palisade/', ROOT)) as {
+            command: string;
+            args: string[];
+          };
+          expect(config.command).toBe('node');
+          expect(await initializeOverStdio(config.args)).toBe('2025-11-25');
+        });
+        break;
+      case 'install':
+        test(`${title}: every package it installs resolves`, () => {
+          const packages = block.code
+            .trim()
+            .replace(/^npm install /, '')
+            .split(/\s+/);
+          const require = createRequire(join(project, 'package.json'));
+          for (const name of packages) {
+            expect(() => require.resolve(`${name}/package.json`), name).not.toThrow();
+          }
+        });
+        break;
+      case 'palisade-cli':
+        test(`${title}: each command serves the demo`, async () => {
+          const lines = block.code
+            .split('\n')
+            .map((line) => line.replace(/#.*$/, '').trim())
+            .filter((line) => line !== '');
+          expect(lines.length).toBeGreaterThan(0);
+          for (const line of lines) {
+            const args = line.replace(/^npx( -p \S+)+ palisade /, '').split(/\s+/);
+            expect(line, 'an npx line running the palisade bin').not.toBe(args.join(' '));
+            const bin = join(ROOT, 'packages/palisade-mcp/dist/cli/main.js');
+            if (args.includes('--stdio')) {
+              expect(await initializeOverStdio([bin, ...args])).toBe('2025-11-25');
+            } else {
+              const url = await startServer([bin, ...args, '--port', '0'], ROOT);
+              expect(JSON.stringify(await listTools(url))).toContain('"name":"echo"');
+            }
+          }
+        }, 60_000);
+        break;
+      case 'file':
+        break; // written and type-checked above, run by the blocks that import it
+      case 'serve':
+        test(`${title}: it serves, and tools/list is answered`, async () => {
+          const url = await startServer([...TSX, block.args[0] ?? '']);
+          const result = (await listTools(url)) as { tools: unknown[] };
+          expect(result.tools.length).toBeGreaterThan(0);
+        }, 60_000);
+        break;
+      case 'run':
+        test(`${title}: it runs to exit 0 and prints ${block.args[1]}`, async () => {
+          const outcome = await run(block.args[0] ?? '');
+          expect(outcome.code, outcome.stderr).toBe(0);
+          expect(outcome.stdout).toContain(block.args[1] ?? '');
+        }, 60_000);
+        break;
+      default:
+        test(`${title}: the mode is one this test knows`, () => {
+          expect.fail(`unknown readme-test mode ${block.mode}`);
+        });
+    }
+  }
+});
