@@ -91,4 +91,4 @@ export type {
   DispatchOutcome,
   TraceContext,
 } from './telemetry/dispatch-channel.js';
-export type { FaultRecord, PalisadeLogger, RefusalRecord } from './telemetry/logger.js';
+export type { FaultRecord, PalisadeLogger, RefusalRecord, TransportName } from './telemetry/logger.js';
