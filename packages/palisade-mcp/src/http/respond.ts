@@ -81,7 +81,12 @@ export function writePreflight(
     const stream = (res as unknown as Http2ServerResponse).stream;
     res.writeHead(204, headers);
     res.end();
-    if (!stream.closed && stream.state.remoteClose === 0) stream.close(http2Constants.NGHTTP2_NO_ERROR);
+    // A bodiless answer is only queued by end(): on Node 22 and 26 a close in the same tick sends
+    // the RST_STREAM first and the client never sees the 204 (Node 20 and 24 deliver it). The
+    // next turn of the loop has the HEADERS frame written.
+    setImmediate(() => {
+      if (!stream.closed && stream.state.remoteClose === 0) stream.close(http2Constants.NGHTTP2_NO_ERROR);
+    });
   } else if (bodyDeclared) {
     res.once('finish', () => res.req.socket.destroy());
     res.writeHead(204, { ...headers, connection: 'close' });
