@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { startPrintingUrl } from '../support/mcp-url.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(fileURLToPath(new URL('./README.md', import.meta.url)), 'utf8');
@@ -80,19 +81,8 @@ describe('the client configuration snippets', () => {
         '3000',
         '/mcp',
       ]);
-      const child = spawn(process.execPath, [DEMO, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const { child, url: served } = await startPrintingUrl([DEMO, '--port', '0']);
       try {
-        const served = await new Promise<URL>((resolve, reject) => {
-          let seen = '';
-          const look = (chunk: Buffer): void => {
-            seen += chunk.toString('utf8');
-            const found = /(http:\/\/127\.0\.0\.1:\d+\/mcp)\b/.exec(seen);
-            if (found?.[1] !== undefined) resolve(new URL(found[1]));
-          };
-          child.stdout.on('data', look);
-          child.stderr.on('data', look);
-          child.on('exit', (code) => reject(new Error(`the demo exited ${code}`)));
-        });
         expect(served.pathname).toBe(url.pathname);
         const response = await fetch(served, {
           method: 'POST',

@@ -2,12 +2,13 @@
  * The fetch-handler example, started as its header says and called by the official SDK's HTTP
  * client over a real socket; a refusal the fetch handler owns (Host) still arrives by name.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startPrintingUrl } from '../support/mcp-url.ts';
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -16,20 +17,10 @@ let child: ChildProcess;
 let url: URL;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+  ({ child, url } = await startPrintingUrl(['--import', 'tsx', SERVER], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  url = await new Promise<URL>((resolve, reject) => {
-    let seen = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const found = /(http:\/\/127\.0\.0\.1:\d+\/mcp)\b/.exec(seen);
-      if (found?.[1] !== undefined) resolve(new URL(found[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${seen}`)));
-  });
+  }));
 });
 
 afterAll(() => {
