@@ -5,7 +5,6 @@
  * tool error `Invalid arguments: …` (the spec has argument errors reported as tool errors, so
  * the model can see and correct them), never -32602, which Palisade keeps for malformed params.
  */
-import { fileURLToPath } from 'node:url';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,9 +12,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../src/http/handler.js';
 import { countInput, echoInput, greetInput, greetOutput, typedServer } from '../fixtures/typed-tools.js';
+import { bundledFixture } from '../support/fixture-bundles.js';
 import { ADMIT_ALL, type Mounted, mount } from '../support/http-peer.js';
-
-const FIXTURE = fileURLToPath(new URL('../fixtures/serve-typed.ts', import.meta.url));
 
 /** What the library itself converts the schema to, as a plain object. */
 function converted(schema: {
@@ -40,7 +38,7 @@ describe('a zod tool over stdio with the 2.x SDK client', () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', FIXTURE],
+        args: [bundledFixture('serve-typed')],
         stderr: 'pipe',
       }),
     );

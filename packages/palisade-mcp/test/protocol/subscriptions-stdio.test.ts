@@ -5,11 +5,10 @@
  * `resources/subscribe` set.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
+import { bundledFixture } from '../support/fixture-bundles.js';
 import { INITIALIZE, type Json, modern, StdioPeer } from '../support/stdio-peer.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/serve-changes.ts', import.meta.url));
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
 let peer: StdioPeer | undefined;
@@ -20,7 +19,7 @@ afterEach(() => {
 
 function start(): StdioPeer {
   peer = new StdioPeer(
-    spawn(process.execPath, ['--import', 'tsx', FIXTURE], { stdio: ['pipe', 'pipe', 'pipe'] }),
+    spawn(process.execPath, [bundledFixture('serve-changes')], { stdio: ['pipe', 'pipe', 'pipe'] }),
   );
   return peer;
 }

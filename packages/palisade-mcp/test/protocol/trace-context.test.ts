@@ -5,11 +5,10 @@
  * to a spawned server whose `trace` tool answers with the `ctx.traceContext` it received.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { bundledFixture } from '../support/fixture-bundles.js';
 import { INITIALIZE, type Json, modern, StdioPeer } from '../support/stdio-peer.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/serve-telemetry-stdio.ts', import.meta.url));
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const MARKER = 'TRACEMARK';
 
@@ -23,7 +22,9 @@ async function start(...flags: string[]): Promise<StdioPeer> {
   const key = flags.join(' ');
   let peer = peers.get(key);
   if (peer === undefined) {
-    peer = new StdioPeer(spawn(process.execPath, ['--import', 'tsx', FIXTURE, ...flags], { stdio: 'pipe' }));
+    peer = new StdioPeer(
+      spawn(process.execPath, [bundledFixture('serve-telemetry-stdio'), ...flags], { stdio: 'pipe' }),
+    );
     peers.set(key, peer);
     // A spawned tsx process can take many seconds to start on a busy machine: wait for its first answer.
     peer.sendJson(

@@ -3,9 +3,7 @@
  * its real stdin and stdout pipes, with exact bytes. Nothing here calls Palisade's internals.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const FIXTURE = fileURLToPath(new URL('../fixtures/serve-stdio.ts', import.meta.url));
+import { bundledFixture } from './fixture-bundles.js';
 
 export type Json = Record<string, unknown>;
 
@@ -90,7 +88,7 @@ export class StdioPeer {
 
 /** Starts `test/fixtures/serve-stdio.ts` with the named fixture catalog. */
 export function startStdioServer(catalog = 'basic', extraArgs: readonly string[] = []): StdioPeer {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, catalog, ...extraArgs], {
+  const child = spawn(process.execPath, [bundledFixture('serve-stdio'), catalog, ...extraArgs], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   return new StdioPeer(child);

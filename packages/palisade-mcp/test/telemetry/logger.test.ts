@@ -7,15 +7,14 @@
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
 import { createServer, defineTool, type PalisadeLogger } from '../../src/index.js';
+import { bundledFixture } from '../support/fixture-bundles.js';
 import { modern, StdioPeer } from '../support/stdio-peer.js';
 
 const SECRET = 'SECRET-LOG-5b1e';
-const FIXTURE = fileURLToPath(new URL('../fixtures/serve-telemetry-stdio.ts', import.meta.url));
 
 const server = createServer({
   name: 'logger',
@@ -198,7 +197,7 @@ describe('the logger option over HTTP', () => {
 
 describe('the logger option over stdio', () => {
   const peer = new StdioPeer(
-    spawn(process.execPath, ['--import', 'tsx', FIXTURE, '--pino'], { stdio: 'pipe' }),
+    spawn(process.execPath, [bundledFixture('serve-telemetry-stdio'), '--pino'], { stdio: 'pipe' }),
   );
   // A spawned tsx process can take many seconds to start on a busy machine: wait for its first answer.
   beforeAll(async () => {

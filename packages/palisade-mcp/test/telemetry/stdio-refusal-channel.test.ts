@@ -4,16 +4,15 @@
  * writes each event to its stderr.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MAX_MESSAGE_BYTES, STDIO_REFUSAL_CHANNEL } from '../../src/index.js';
+import { bundledFixture } from '../support/fixture-bundles.js';
 import { modern, StdioPeer } from '../support/stdio-peer.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/serve-telemetry-stdio.ts', import.meta.url));
 const MARKER = 'STDIOMARK';
 
 const peer = new StdioPeer(
-  spawn(process.execPath, ['--import', 'tsx', FIXTURE, '--channel'], { stdio: 'pipe' }),
+  spawn(process.execPath, [bundledFixture('serve-telemetry-stdio'), '--channel'], { stdio: 'pipe' }),
 );
 // A spawned tsx process can take many seconds to start on a busy machine: wait for its first answer.
 beforeAll(async () => {
