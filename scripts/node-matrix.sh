@@ -76,5 +76,9 @@ for v in "${versions[@]}"; do
   # The failing tests by name, so the summary alone says what broke.
   sed 's/\x1b\[[0-9;]*m//g' "$cache/logs/node-$v.log" | grep -E '^ FAIL ' | sed "s/^ FAIL  */  node $v: /" |
     sort -u | head -60 || true
+  # And how each failed, so a CI log that keeps only this output still shows the assertion.
+  if [[ "$line" != *": exit 0,"* ]]; then
+    sed 's/\x1b\[[0-9;]*m//g' "$cache/logs/node-$v.log" | sed -n '/Failed Tests/,$p' | head -200 || true
+  fi
 done
 exit $status

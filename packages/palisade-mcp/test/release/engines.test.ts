@@ -122,3 +122,35 @@ describe('engines.node in every manifest', () => {
     expect(() => admits('20.x', [20, 0, 0])).toThrow('cannot read the range comparator "20.x"');
   });
 });
+
+describe('the Node versions CI runs the suite on', () => {
+  const matrixScript = readFileSync(`${ROOT}scripts/node-matrix.sh`, 'utf8');
+  const matrix = /^\[\[ \$\{#versions\[@\]\} -gt 0 \]\] \|\| versions=\(([\d ]+)\)$/m.exec(matrixScript)?.[1];
+  const lines = [20, ...(matrix ?? '').split(' ').map(Number)];
+
+  test('are 20, then 22, 24 and 26 through the matrix script, which .ci/run calls with no version named', () => {
+    expect(lines).toEqual([20, 22, 24, 26]);
+    const steps = readFileSync(`${ROOT}.ci/run`, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    expect(steps).toContain('npm test');
+    expect(steps).toContain('npm run -s test:matrix');
+    expect((root as { scripts?: Record<string, string> }).scripts?.['test:matrix']).toBe(
+      'scripts/node-matrix.sh --sequential',
+    );
+  });
+
+  test('every manifest admits each of those release lines', () => {
+    const refused = [{ dir: '.', manifest: root }, ...workspaces].flatMap(({ dir, manifest: pkg }) =>
+      lines
+        .filter((line) => !admits(pkg.engines?.node ?? '', [line, 99, 0]))
+        .map((line) => `${dir} (${pkg.engines?.node}) refuses Node ${line}`),
+    );
+    expect(refused).toEqual([]);
+  });
+
+  test('the README names the same lines', () => {
+    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    expect(readme).toContain('CI runs the whole suite on Node 20, 22, 24 and 26');
+  });
+});
