@@ -26,7 +26,12 @@ const pendingNodes: object[] = [];
  * not positions: V8 lists integer-like keys first, so the parsed order is not the text's order.
  */
 export function countParsedKeys(root: unknown): number {
-  if (typeof root !== 'object' || root === null) return 0;
+  if (
+    typeof root !== 'object' ||
+    // Stryker disable next-line ConditionalExpression: a null root is walked and has no keys either
+    root === null
+  )
+    return 0;
   // `for...in` is the fastest way to visit an object's keys and values in V8 (no array is
   // built), but it also lists enumerable keys inherited from Object.prototype, the prototype of
   // every parsed object. Normally there are none; if some code has added one, each key is
@@ -43,7 +48,12 @@ export function countParsedKeys(root: unknown): number {
     if (Array.isArray(node)) {
       for (let k = 0; k < node.length; k++) {
         const child: unknown = node[k];
-        if (typeof child === 'object' && child !== null) pending.push(child);
+        if (
+          typeof child === 'object' &&
+          // Stryker disable next-line ConditionalExpression: a null child pushed has no keys to visit
+          child !== null
+        )
+          pending.push(child);
       }
       continue;
     }
@@ -51,7 +61,12 @@ export function countParsedKeys(root: unknown): number {
       if (ownOnly && !Object.hasOwn(node, key)) continue;
       total++;
       const child = node[key];
-      if (typeof child === 'object' && child !== null) pending.push(child);
+      if (
+        typeof child === 'object' &&
+        // Stryker disable next-line ConditionalExpression: a null child pushed has no keys to visit
+        child !== null
+      )
+        pending.push(child);
     }
   }
   return total;
@@ -59,12 +74,14 @@ export function countParsedKeys(root: unknown): number {
 
 function hasEnumerableKey(target: object): boolean {
   for (const _ in target) return true;
+  // Stryker disable next-line BooleanLiteral: checking every key with Object.hasOwn is only slower
   return false;
 }
 
 /** Index of the quote that closes the string opened at `open`: the first one not escaped. */
 function closingQuote(text: string, open: number): number {
   let quote = text.indexOf('"', open + 1);
+  // Stryker disable next-line UnaryOperator: at -1 the loop runs once more and returns -1 all the same
   while (quote !== -1) {
     let before = quote - 1;
     while (text.charCodeAt(before) === BACKSLASH) before--;
@@ -72,6 +89,7 @@ function closingQuote(text: string, open: number): number {
     if ((quote - 1 - before) % 2 === 0) return quote;
     quote = text.indexOf('"', quote + 1);
   }
+  // Stryker disable next-line UnaryOperator: unreachable, every string of accepted JSON closes
   return -1;
 }
 
@@ -84,6 +102,7 @@ export function findRepeatedKey(text: string): string | undefined {
   const open: (Set<string> | null)[] = [];
   // The first backslash at or after the current string, kept ahead of the scan so that telling
   // whether a key holds an escape costs no search of its own (a search per key is quadratic).
+  // Stryker disable next-line StringLiteral: 0 is before every key; the first key's lookup replaces it
   let backslash = text.indexOf('\\');
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -99,11 +118,24 @@ export function findRepeatedKey(text: string): string | undefined {
       let next = end + 1;
       while (isJsonWhitespace(text.charCodeAt(next))) next++;
       if (text.charCodeAt(next) === COLON) {
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: a stale or extra lookup, same key
+        // Stryker disable next-line LogicalOperator,UnaryOperator,StringLiteral: likewise; only speed differs
         if (backslash !== -1 && backslash < i) backslash = text.indexOf('\\', i);
         const key =
-          backslash !== -1 && backslash < end ? unescapeKey(text.slice(i, end + 1)) : text.slice(i + 1, end);
+          // Stryker disable next-line LogicalOperator,UnaryOperator: a key with no escape unescapes to itself
+          backslash !== -1 &&
+          // Stryker disable next-line ConditionalExpression: a key with no escape unescapes to itself
+          backslash < end
+            ? unescapeKey(text.slice(i, end + 1))
+            : text.slice(i + 1, end);
         const seen = open[open.length - 1];
-        if (seen === undefined || seen === null || key === undefined) return undefined;
+        if (
+          seen === undefined ||
+          seen === null ||
+          // Stryker disable next-line ConditionalExpression: accepted text has no key that fails to parse
+          key === undefined
+        )
+          return undefined;
         if (seen.has(key)) return key;
         seen.add(key);
       }
@@ -119,7 +151,7 @@ function unescapeKey(literal: string): string | undefined {
     // the "never throws" promise of the reader, not for an expected case.
     const key: unknown = JSON.parse(literal);
     return typeof key === 'string' ? key : undefined;
-  } catch {
+  } catch /* Stryker disable next-line BlockStatement: an empty catch returns undefined too */ {
     return undefined;
   }
 }

@@ -110,6 +110,7 @@ export function scanJson(text: string): JsonScan {
   let depth = 0;
   let keys = 0;
   let loneSurrogate = false;
+  // Stryker disable next-line BooleanLiteral: the reader's key count refuses the same; only speed differs
   let keysCompared = true;
   let repeatedKey = false;
   // Entries of keyStart/keyEnd in use by the objects open on the current path.
@@ -128,6 +129,8 @@ export function scanJson(text: string): JsonScan {
     if (folded !== FOLDED_OPEN && folded !== FOLDED_CLOSE && code !== QUOTE) {
       // A long run, like a big array of numbers, is crossed by the regular-expression engine's
       // native loop, far faster per character than this one; short runs are not worth the call.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: the regex stops where the loop does
+      // Stryker disable next-line UpdateOperator,BlockStatement: likewise; only speed differs
       if (++plain > PLAIN_RUN_BEFORE_SEARCH) {
         STRUCTURAL.lastIndex = i;
         i = STRUCTURAL.test(text) ? STRUCTURAL.lastIndex - 2 : length;
@@ -139,6 +142,7 @@ export function scanJson(text: string): JsonScan {
     if (folded === FOLDED_OPEN) {
       depth++;
       if (depth > MAX_JSON_DEPTH) return TOO_DEEP;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: the reader refuses the same
       firstKeyAtDepth[depth] = code === OPEN_BRACE ? recorded : NOT_AN_OBJECT;
       continue;
     }
@@ -160,6 +164,7 @@ export function scanJson(text: string): JsonScan {
     // already at eight characters.
     let end = text.indexOf('"', i + 1);
     if (end === -1) return NOT_JSON;
+    // Stryker disable next-line BooleanLiteral: the reader's key count refuses the same; only speed differs
     let escaped = false;
     // Step over every escape that starts before the candidate closing quote: the quote may be
     // escaped itself (then look further), and `\u` escapes are where surrogates are checked.
@@ -203,8 +208,16 @@ export function scanJson(text: string): JsonScan {
     keys++;
     i = next;
     if (!keysCompared) continue;
+    // Stryker disable next-line LogicalOperator: the reader's key count refuses the same; only speed differs
     const first = firstKeyAtDepth[depth] ?? NOT_AN_OBJECT;
-    if (escaped || first < 0 || recorded - first >= SMALL_OBJECT_KEYS) {
+    if (
+      escaped ||
+      // Stryker disable next-line ConditionalExpression: a key outside every object is not JSON anyway
+      // Stryker disable next-line EqualityOperator: more keys left to the reader's count, same refusals
+      first < 0 ||
+      // Stryker disable next-line ArithmeticOperator: the reader's key count refuses the same
+      recorded - first >= SMALL_OBJECT_KEYS
+    ) {
       // Escaped keys compare equal only after unescaping, and large objects would cost a
       // quadratic number of comparisons: both are left to the reader's count. (A key outside
       // any object is not JSON, and is left to the parser.)
@@ -217,6 +230,7 @@ export function scanJson(text: string): JsonScan {
     keyEnd[recorded] = end;
     recorded++;
   }
+  // Stryker disable next-line StringLiteral: the reader tests only for 'empty', 'too-deep' and 'not-json'
   return { kind: 'scanned', keys, loneSurrogate, keysCompared, repeatedKey };
 }
 
