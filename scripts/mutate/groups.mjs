@@ -1,5 +1,5 @@
 /**
- * The four module groups `npm run mutate` measures, shared by stryker.config.mjs (what to mutate,
+ * The module groups `npm run mutate` measures, shared by stryker.config.mjs (what to mutate,
  * how to pick tests) and scripts/mutate/vitest.config.ts (which test files to load).
  *
  * Every group is measured per test: Stryker records which in-process test reaches each mutant and
@@ -10,6 +10,12 @@
  */
 const src = 'packages/palisade-mcp/src';
 const test = 'packages/palisade-mcp/test';
+
+// Not progress-rate.test.ts: it times the protocol's progress bucket (one step per 10 ms), a rule
+// of src/protocol/handler-context.ts, not of src/http; instrumented code runs its loop slower
+// than 10 ms and the dry run failed on it (2026-11-30).
+// The adversarial tests (test/adversarial) attack the transport from outside, in this process.
+const httpTests = [`${test}/http/!(progress-rate).test.ts`, `${test}/adversarial/*.test.ts`];
 
 /** @type {Record<string, { mutate: string[], tests: string[], coverageAnalysis: 'perTest' | 'off' }>} */
 export const groups = {
@@ -30,12 +36,77 @@ export const groups = {
     ],
     coverageAnalysis: 'perTest',
   },
-  http: {
-    mutate: [`${src}/http/**/*.ts`],
-    // Not progress-rate.test.ts: it times the protocol's progress bucket (one step per 10 ms), a
-    // rule of src/protocol/handler-context.ts, not of src/http; instrumented code runs its loop
-    // slower than 10 ms and the dry run failed on it (2026-11-30).
-    tests: [`${test}/http/!(progress-rate).test.ts`, `${test}/fuzz/**/*.test.ts`],
+  // src/http is measured in eight parts of at most about 400 mutants, each finishing in well under
+  // an hour on two cores: Stryker writes its report and incremental file only when a run ends, so
+  // the whole folder (2,800 mutants) in one run, stopped by a deadline after hours, left nothing
+  // to reuse and never gave a score. `npm run mutate -- http` runs the parts one after another
+  // (`families` below). Every file of src/http is in exactly one part, and each part lists every
+  // test under test/http, test/fuzz and test/adversarial that imports one of its files, directly or through
+  // others: test/census/mutate-groups.test.ts holds both. A test left out could never be picked
+  // for a mutant it reaches, so a kill only it makes would count as a survivor.
+  'http-answer': {
+    mutate: [
+      `${src}/http/answer.ts`,
+      `${src}/http/respond.ts`,
+      `${src}/http/sse-writer.ts`,
+      `${src}/http/status.ts`,
+    ],
+    tests: httpTests,
+    coverageAnalysis: 'perTest',
+  },
+  'http-handler': {
+    mutate: [
+      `${src}/http/handler.ts`,
+      `${src}/http/exchange-steps.ts`,
+      `${src}/http/refusals.ts`,
+      `${src}/http/index.ts`,
+    ],
+    tests: httpTests,
+    coverageAnalysis: 'perTest',
+  },
+  'http-origin': {
+    mutate: [`${src}/http/host-origin.ts`, `${src}/http/host-allow-list.ts`, `${src}/http/cors.ts`],
+    tests: httpTests,
+    coverageAnalysis: 'perTest',
+  },
+  'http-options': {
+    mutate: [`${src}/http/http-options.ts`, `${src}/http/authorize.ts`],
+    tests: httpTests,
+    coverageAnalysis: 'perTest',
+  },
+  'http-headers': {
+    mutate: [`${src}/http/header-*.ts`, `${src}/http/base64-sentinel.ts`, `${src}/http/strict-integer.ts`],
+    // The one fuzz test that reaches src/http: it drives the header match's sentinel and integers.
+    tests: [...httpTests, `${test}/fuzz/header-integer-sentinel.property.test.ts`],
+    coverageAnalysis: 'perTest',
+  },
+  'http-body': {
+    mutate: [`${src}/http/read-body.ts`, `${src}/http/media.ts`],
+    tests: httpTests,
+    coverageAnalysis: 'perTest',
+  },
+  // Only these tests import the fetch handler's files, so only they are loaded.
+  'http-fetch': {
+    mutate: [`${src}/http/fetch*.ts`],
+    tests: [
+      `${test}/http/fetch-*.test.ts`,
+      `${test}/http/mount-hono.test.ts`,
+      `${test}/http/cors*.test.ts`,
+      `${test}/adversarial/fetch-repeated-headers.test.ts`,
+      `${test}/adversarial/host-absolute-form.test.ts`,
+      `${test}/adversarial/logger-sweep.test.ts`,
+    ],
+    coverageAnalysis: 'perTest',
+  },
+  // Only these tests, which start `serve()`, import its files.
+  'http-serve': {
+    mutate: [
+      `${src}/http/serve*.ts`,
+      `${src}/http/protocol-sniff.ts`,
+      `${src}/http/session-guard.ts`,
+      `${src}/http/client-error.ts`,
+    ],
+    tests: [`${test}/http/serve*.test.ts`, `${test}/http/h2-holds.test.ts`, `${test}/http/cors.test.ts`],
     coverageAnalysis: 'perTest',
   },
   stdio: {
@@ -53,6 +124,15 @@ export const groups = {
     ],
     coverageAnalysis: 'perTest',
   },
+};
+
+/**
+ * Names `npm run mutate` accepts for several groups, run one after another in this order; the
+ * summary adds a line over the family's groups (scripts/mutate/summary.ts).
+ * @type {Record<string, string[]>}
+ */
+export const families = {
+  http: Object.keys(groups).filter((name) => name.startsWith('http-')),
 };
 
 /** The group named by PALISADE_MUTATE_GROUP; an unknown name is refused rather than guessed. */

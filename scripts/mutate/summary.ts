@@ -1,8 +1,9 @@
 /**
  * Prints what a `npm run mutate` group left behind in reports/mutation/<group>/mutation.json:
  * the score per file and per group, then every mutant no test detected (file:line, mutator,
- * replacement). Stryker's clear-text reporter prints each survivor as a multi-line diff, which
- * buries the count; this is the compact view docs/mutation-testing.md is written from.
+ * replacement), and for a family of groups (`http`) a line over all of them. Stryker's
+ * clear-text reporter prints each survivor as a multi-line diff, which buries the count; this is
+ * the compact view docs/mutation-testing.md is written from.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -26,7 +27,7 @@ interface Report {
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
-interface Tally {
+export interface Tally {
   detected: number;
   undetected: number;
   unscored: number;
@@ -83,8 +84,14 @@ function originalText(lines: readonly string[] | undefined, mutant: Mutant): str
   return text.replace(/\s+/g, ' ').slice(0, 80);
 }
 
-/** Returns the group's undetected count, or undefined when it has no report yet. */
-export function printGroup(group: string): number | undefined {
+/** What a group's report adds up to, and whether the run that wrote it ended. */
+export interface GroupResult {
+  readonly tally: Tally;
+  readonly partial: boolean;
+}
+
+/** Returns the group's totals, or undefined when it has no report yet. */
+export function printGroup(group: string): GroupResult | undefined {
   const report = readReport(group);
   if (report === undefined) {
     console.log(`${group}: no report in reports/mutation/${group}/; run \`npm run mutate -- ${group}\``);
@@ -120,5 +127,49 @@ export function printGroup(group: string): number | undefined {
       console.log(`  ${mutant.status.padEnd(10)} ${file}:${span}  ${mutant.mutatorName}  ${change}`);
     }
   }
-  return total.undetected;
+  return { tally: total, partial: report.partial };
+}
+
+/**
+ * One row per group of a family and a row over them all, counting every group that has a report.
+ * The figure is the family's score only once every group has a complete report; until then the
+ * heading and each row say which groups are partial (counted so far) and which have no report
+ * (not counted).
+ */
+export function printFamily(
+  family: string,
+  members: readonly string[],
+  results: ReadonlyMap<string, GroupResult | undefined>,
+): void {
+  const partial = members.filter((member) => results.get(member)?.partial === true);
+  const missing = members.filter((member) => results.get(member) === undefined);
+  const complete = members.length - partial.length - missing.length;
+  const state =
+    complete === members.length
+      ? `every one of its ${members.length} groups complete`
+      : [
+          `INCOMPLETE: ${complete} of ${members.length} groups complete`,
+          partial.length > 0 ? `partial, counted so far: ${partial.join(', ')}` : '',
+          missing.length > 0 ? `no report, not counted: ${missing.join(', ')}` : '',
+        ]
+          .filter((part) => part !== '')
+          .join('; ');
+  console.log(`\nall of ${family} (${state})`);
+  console.log(
+    `${'group'.padEnd(48)} ${['detected', 'undetect', 'unscored', 'score'].map((h) => h.padStart(9)).join(' ')}`,
+  );
+  const total: Tally = { detected: 0, undetected: 0, unscored: 0 };
+  for (const member of members) {
+    const result = results.get(member);
+    if (result === undefined) {
+      console.log(`${member} (no report)`);
+      continue;
+    }
+    total.detected += result.tally.detected;
+    total.undetected += result.tally.undetected;
+    total.unscored += result.tally.unscored;
+    console.log(row(`${member}${result.partial ? ' (PARTIAL)' : ''}`, result.tally));
+  }
+  const mark = complete === members.length ? '' : ' (INCOMPLETE)';
+  console.log(row(`all of ${family}${mark}`, total));
 }
