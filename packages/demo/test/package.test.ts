@@ -1,7 +1,7 @@
 /**
  * palisade-demo is published so `npx -p palisade-mcp -p palisade-demo palisade demo` works: its
  * tarball, read from `npm pack --dry-run --json` after the build, carries the compiled entry the
- * CLI loads, the bin, the manifest and the licence, and nothing else.
+ * CLI loads, the bin, the manifest, the README and the licence, and nothing else.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const ALLOWED: readonly RegExp[] = [
   /^package\.json$/,
   /^LICENSE$/,
+  /^README\.md$/,
   /^dist\/[a-z0-9-]+\.js$/,
   /^dist\/[a-z0-9-]+\.d\.ts$/,
 ];
@@ -55,6 +56,11 @@ describe('the published tarball of palisade-demo', () => {
     ].map((target) => target.replace(/^\.\//, ''));
     expect(targets.length).toBeGreaterThan(2);
     expect(targets.filter((target) => !packed.includes(target))).toEqual([]);
+  });
+
+  test('the tarball carries the package README', () => {
+    // npm shows README.md from the package folder, never the repository root's, on the package page.
+    expect(packed).toContain('README.md');
   });
 
   test('the entry the palisade CLI loads exports startDemo', async () => {

@@ -1,7 +1,8 @@
 /**
- * Every relative link in the README and the pages under docs/ and examples/ leads somewhere: the file exists,
- * and an anchor names a heading of that file (GitHub's slug rules). Pages move; a link that
- * silently stops resolving is documentation that lies about where the answer is.
+ * Every relative link in the README, the pages under docs/ and examples/, and the packages' own
+ * READMEs leads somewhere: the file exists, and an anchor names a heading of that file (GitHub's
+ * slug rules). Pages move; a link that silently stops resolving is documentation that lies about
+ * where the answer is.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -17,6 +18,9 @@ const PAGES = [
   ...readdirSync(join(ROOT, 'examples'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.md'))
     .map((name) => `examples/${name}`),
+  ...readdirSync(join(ROOT, 'packages'))
+    .map((name) => `packages/${name}/README.md`)
+    .filter((page) => existsSync(join(ROOT, page))),
 ];
 
 /** Text outside fenced code blocks and inline code, where a `[x](y)` is not a link. */
@@ -61,6 +65,12 @@ const LINKS: Link[] = PAGES.flatMap((page) =>
 describe('links in the README and docs/', () => {
   test('the pages hold relative links to check', () => {
     expect(LINKS.length).toBeGreaterThan(20);
+  });
+
+  test('the READMEs npm shows for the published packages are among the pages', () => {
+    expect(PAGES).toEqual(
+      expect.arrayContaining(['packages/palisade-mcp/README.md', 'packages/demo/README.md']),
+    );
   });
 
   test.each(LINKS)('$page links to $target, which exists', ({ page, target }) => {

@@ -1,8 +1,8 @@
 /**
  * What `npm publish` would upload, read from `npm pack --dry-run --json` (the same file list npm
  * computes for a publish) after `npm test` has built `dist/`. Shipped: the compiled modules and
- * their declarations, the manifest and the licence. Not shipped: sources, tests, source maps and
- * declaration maps (they point at `src/`, which is not shipped), build info.
+ * their declarations, the manifest, the README and the licence. Not shipped: sources, tests,
+ * source maps and declaration maps (they point at `src/`, which is not shipped), build info.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -63,6 +63,11 @@ describe('the published tarball of palisade-mcp', () => {
       ...Object.values(manifest.bin),
     ].map((target) => target.replace(/^\.\//, ''));
     expect(targets.filter((target) => !packed.includes(target))).toEqual([]);
+  });
+
+  test('the tarball carries the package README', () => {
+    // npm shows README.md from the package folder, never the repository root's, on the package page.
+    expect(packed).toContain('README.md');
   });
 
   test('the tarball carries the same Apache-2.0 licence text as the repository root', () => {
