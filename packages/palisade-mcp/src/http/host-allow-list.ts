@@ -15,7 +15,7 @@ import { invalidOption } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
 import { indexHeaders } from './header-values.js';
 import { checkAuthority, checkHost } from './host-origin.js';
-import { normalizeHostName, stringList } from './http-options.js';
+import { allowedHostName, stringList } from './http-options.js';
 import { publishRefusal, REFUSALS } from './refusals.js';
 import { writeRefusal } from './respond.js';
 
@@ -41,7 +41,7 @@ function checkOptions(options: unknown): ReadonlySet<string> {
   // 'any' is the handler's way to switch the rule off; a middleware that admits every name is none.
   if (given === 'any')
     throw invalidOption('allowedHosts', "must list host names: 'any' would admit every Host");
-  const allowed = stringList(given, 'allowedHosts', normalizeHostName);
+  const allowed = stringList(given, 'allowedHosts', allowedHostName);
   if (allowed === undefined || allowed.size === 0) {
     throw invalidOption('allowedHosts', 'must name at least one host');
   }

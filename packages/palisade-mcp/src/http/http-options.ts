@@ -19,8 +19,8 @@ import { type CheckedCors, type CorsOptions, checkCorsOptions } from './cors.js'
 /** What `authorize` and `authorizeBody` see: never the body stream. */
 export interface AuthorizeRequest {
   readonly method: string;
-  /** A null-prototype copy of `req.headers`. */
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** A frozen, null-prototype copy of `req.headers`; a repeated header is a frozen array of its own. */
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   readonly rawHeaders: readonly string[];
   readonly remoteAddress: string | undefined;
 }
@@ -161,6 +161,33 @@ export function normalizeHostName(name: string): string {
 }
 
 /**
+ * An allowed host must be written as a client's Host header names it, without the port: a name in
+ * its ASCII form (`xn--` for an IDN), an IPv4 address, or an IPv6 address with or without its
+ * brackets. Any other spelling (with a port, a scheme, a path, one bracket) could never match, and
+ * every request would be answered 421 by a configuration that looks like it works. The entry is
+ * read as the host of an `http:` URL, so a name passes exactly when the WHATWG parser, which
+ * browsers and fetch clients use to write Host, would write it the same way.
+ */
+export function allowedHostName(entry: string, path: string): string {
+  const bracketed = entry.startsWith('[') && entry.endsWith(']');
+  const literal = !bracketed && entry.includes(':') ? `[${entry}]` : entry;
+  let host = '';
+  try {
+    host = new URL(`http://${literal}/`).host;
+  } catch {
+    // Not a host at all: refused below, as a spelling that parses to another host is.
+  }
+  if (host !== literal.toLowerCase()) {
+    const written = host === '' ? '' : `: ${host.startsWith('[') ? host.slice(1, -1) : host}`;
+    throw invalidOption(
+      path,
+      `must be a host as Host names it, without scheme or port (such as localhost, 127.0.0.1 or ::1)${written}`,
+    );
+  }
+  return normalizeHostName(entry);
+}
+
+/**
  * An allowed origin must be written as a browser sends it in `Origin` (scheme, host, non-default
  * port; no path, no trailing slash, an IDN in its ASCII form): any other spelling could never match,
  * and a list that silently matches nothing looks like a working configuration.
@@ -233,7 +260,7 @@ export function checkHttpOptions(options: unknown): CheckedHttpOptions {
   return {
     authorize: requireFunction<Authorize>(options['authorize'], 'authorize'),
     allowedOrigins,
-    allowedHosts: stringList(options['allowedHosts'], 'allowedHosts', normalizeHostName),
+    allowedHosts: stringList(options['allowedHosts'], 'allowedHosts', allowedHostName),
     authorizeBody: optionalFunction<AuthorizeBody>('authorizeBody'),
     path: checkPath(options['path']),
     readTimeoutMs:
