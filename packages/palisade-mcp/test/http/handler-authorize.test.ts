@@ -26,6 +26,30 @@ async function serveWith(options: Partial<HttpHandlerOptions>): Promise<number> 
 }
 
 describe('authorize', () => {
+  test('a repeated header reaches it as a frozen array, so authorizeBody sees what the client sent', async () => {
+    let pushed = true;
+    let seenByBody: unknown;
+    const port = await serveWith({
+      authorize: (request) => {
+        try {
+          (request.headers['set-cookie'] as string[]).push('planted=1');
+        } catch {
+          pushed = false;
+        }
+        return { ok: true };
+      },
+      authorizeBody: (request) => {
+        seenByBody = [...(request.headers['set-cookie'] ?? [])];
+        return { ok: true };
+      },
+    });
+    const reply = await exchange(port, post(LIST.body, { ...LIST.headers, 'Set-Cookie': ['a=1', 'b=2'] }));
+    expect(reply.status).toBe(200);
+    expect(pushed).toBe(false);
+    expect(seenByBody).toEqual(['a=1', 'b=2']);
+    reply.client.end();
+  });
+
   test('only an awaited { ok: true } admits', { tags: ['threat-model'] }, async () => {
     const port = await serveWith({ authorize: async () => ({ ok: true }) });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
