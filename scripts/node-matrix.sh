@@ -8,6 +8,7 @@
 #   scripts/node-matrix.sh --sequential     the same, one version after another
 #   scripts/node-matrix.sh 24               only the versions named
 #   scripts/node-matrix.sh 22 -- packages/palisade-mcp/test/cli   vitest arguments after --
+#   scripts/node-matrix.sh 20.19            the oldest release engines admits (not run by default)
 #
 # NODE_MATRIX_CACHE sets the cache directory (default ~/.cache/palisade-node-matrix). The build
 # runs once, on the node first on PATH (tsc's output does not depend on the runtime); each suite
@@ -28,8 +29,8 @@ while [[ $# -gt 0 ]]; do
     --sequential) sequential=1 ;;
     --) shift; vitest_args=("$@"); break ;;
     -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    22|24|26) versions+=("$1") ;;
-    *) echo "node-matrix: unknown argument '$1' (versions are 22, 24, 26; see --help)" >&2; exit 2 ;;
+    22|24|26|20.19) versions+=("$1") ;;
+    *) echo "node-matrix: unknown argument '$1' (versions are 22, 24, 26 and 20.19; see --help)" >&2; exit 2 ;;
   esac
   shift
 done

@@ -98,6 +98,11 @@ const TOO_LARGE: BodyRead = Object.freeze({ ok: false, reason: 'too-large' });
 function takeBuffered(req: IncomingMessage, cap: number, deadline: number): BodyRead | undefined {
   if (!(req instanceof IncomingMessage) || req.readableFlowing !== null || req.readableEncoding !== null)
     return undefined;
+  // Only once the parser has completed the message: taken earlier, its last parse step runs after
+  // the answer, and Node 20.19 (not 20.20, 22 or later) resets the socket's timeout on every parse
+  // step, which cleared the keep-alive timeout the answer had just set: the idle connection was
+  // then never closed (test/http/keep-alive-idle.test.ts).
+  if (!req.complete) return undefined;
   const declared = req.headers['content-length'];
   if (declared === undefined || req.headers['transfer-encoding'] !== undefined) return undefined;
   const length = req.readableLength;
