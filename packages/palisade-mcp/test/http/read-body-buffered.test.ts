@@ -1,6 +1,6 @@
 /**
  * The body reader's buffered path, over real sockets: an HTTP/1 body whose every declared byte
- * Node's parser already holds is taken at once (no promise, no tick), under the same deadline and
+ * Node's parser already holds, in a message it has completed, is taken at once (no promise, no tick), under the same deadline and
  * cap as a body read by listening, and the request stream still ends so the connection goes on.
  */
 import { once } from 'node:events';
@@ -27,11 +27,18 @@ afterEach(async () => {
 });
 
 /**
- * A server that reads one microtask after the head, as Palisade's handler does once `authorize`
- * returns: by then the parser has pushed the body behind the head but not yet ended the stream.
+ * A server that reads on the next turn of the event loop after the head, as Palisade's handler
+ * does once an asynchronous `authorize` settles: by then the parser has pushed the body and
+ * completed the message. (`wait: 'microtask'` reads one microtask after the head instead, as the
+ * handler does after a synchronous `authorize`: the body is pushed, the message not yet complete.)
  * It answers 200 with the bytes read, or the reason there are none.
  */
-async function listen(deadlineMs: number, seen: Seen[], wait = true, cap = CAP): Promise<number> {
+async function listen(
+  deadlineMs: number,
+  seen: Seen[],
+  wait: boolean | 'microtask' = true,
+  cap = CAP,
+): Promise<number> {
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const ended = once(req, 'end').then(() => undefined);
     const go = async (): Promise<void> => {
@@ -41,7 +48,8 @@ async function listen(deadlineMs: number, seen: Seen[], wait = true, cap = CAP):
       seen.push({ sync, read, ended });
       res.end(read.ok ? read.bytes : read.reason);
     };
-    if (wait) queueMicrotask(() => void go());
+    if (wait === 'microtask') queueMicrotask(() => void go());
+    else if (wait) setImmediate(() => void go());
     else void go();
   });
   server.listen(0, '127.0.0.1');
@@ -58,6 +66,19 @@ describe('a body the parser already holds whole', () => {
     const reply = await client.response();
     expect(reply.body).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}');
     expect(seen[0]?.sync).toBe(true);
+    client.end();
+  });
+
+  test('is read by listening while the parser has not completed the message yet', async () => {
+    // Taken before the message completes, the parser's last step would run after the answer, and
+    // Node 20.19 then cleared the keep-alive timeout (test/http/keep-alive-idle.test.ts).
+    const seen: Seen[] = [];
+    const port = await listen(5_000, seen, 'microtask');
+    const client = new RawClient(port);
+    client.send(post('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
+    const reply = await client.response();
+    expect(reply.body).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    expect(seen[0]?.sync).toBe(false);
     client.end();
   });
 
