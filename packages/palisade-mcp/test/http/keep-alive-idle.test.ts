@@ -48,14 +48,14 @@ async function idleAfterAnswer(
 }
 
 describe('an idle keep-alive connection after an answer', () => {
-  test('is closed at keepAliveTimeout after a JSON answer', async () => {
+  test('is closed at keepAliveTimeout after a JSON answer', { tags: ['threat-model'] }, async () => {
     const call = modernRequest(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
     const { answer, openForMs } = await idleAfterAnswer(call, 'application/json');
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*content-type: application\/json\r\n/);
     expect(openForMs).toBeGreaterThanOrEqual(KEEP_ALIVE_MS - 50);
   });
 
-  test('is closed at keepAliveTimeout after an event-stream answer', async () => {
+  test('is closed at keepAliveTimeout after an event-stream answer', { tags: ['threat-model'] }, async () => {
     const call = modernRequest(2, 'tools/call', { name: 'progress', _meta: { progressToken: 'p' } });
     const { answer, openForMs } = await idleAfterAnswer(call, 'application/json, text/event-stream');
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*content-type: text\/event-stream\r\n/);
