@@ -613,9 +613,15 @@ describe('an HTTP/2 client that resets its stream', () => {
   }, async () => {
     const faults: string[] = [];
     const logged: unknown[] = [];
+    // authorizeBody runs once a body is read whole, before it is decoded or run: it sees what would run.
+    const bodiesRead: string[] = [];
     const served = await serving({
       onFault: (description) => faults.push(description),
       onLog: (event) => logged.push(event),
+      authorizeBody: (_request, bytes) => {
+        bodiesRead.push(Buffer.from(bytes).toString('utf8'));
+        return { ok: true };
+      },
     });
     const peer = new H2Peer(served.port);
     await peer.ready();
@@ -631,10 +637,12 @@ describe('an HTTP/2 client that resets its stream', () => {
     expect(faults).toEqual([]);
     expect(logged).toEqual([]);
     expect(peer.statuses(1)).toEqual([]);
+    expect(bodiesRead).toEqual([]);
     peer.send(headersFrame(3, fields));
     peer.send(dataFrame(3, Buffer.from(ECHO.body), { endStream: true }));
     await peer.streamEnd(3);
     expect(peer.statuses(3)).toEqual([200]);
+    expect(bodiesRead).toEqual([ECHO.body]);
     peer.end();
     await served.close();
   });
