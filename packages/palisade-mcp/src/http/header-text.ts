@@ -17,17 +17,29 @@ function isOws(code: number): boolean {
   return code === SPACE || code === TAB;
 }
 
-/** The value without surrounding OWS, or `undefined` when what is left holds a refused character. */
-export function headerText(value: string): string | undefined {
+/**
+ * `value` without surrounding OWS (space and tab), and nothing else: `String.prototype.trim`
+ * also drops the no-break space (U+00A0, byte 0xA0 as Node reads it) and other Unicode spaces,
+ * which no HTTP field grammar treats as whitespace.
+ */
+export function trimOws(value: string): string {
   // Index scans, not `/[ \t]+$/`: that regex retries from every position of a long inner run of
   // spaces, which is quadratic in a 16 KiB value.
   let start = 0;
   let end = value.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end charCodeAt is NaN, which is no OWS
   while (start < end && isOws(value.charCodeAt(start))) start++;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: for an all-OWS value end passes start, and slice(start, end) is '' either way
   while (end > start && isOws(value.charCodeAt(end - 1))) end--;
-  for (let i = start; i < end; i++) {
-    const code = value.charCodeAt(i);
+  return value.slice(start, end);
+}
+
+/** The value without surrounding OWS, or `undefined` when what is left holds a refused character. */
+export function headerText(value: string): string | undefined {
+  const text = trimOws(value);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
     if (code < SPACE || code > TILDE) return undefined;
   }
-  return value.slice(start, end);
+  return text;
 }

@@ -1,7 +1,10 @@
 /**
  * `Accept` and `Content-Type` as RFC 9110 defines them: media ranges with parameters and q-values.
  * For each type we ask about, the most specific matching range decides its q; q=0 excludes it.
+ * Whitespace is OWS (space and tab) only, as the grammar says: a no-break space is part of the
+ * token it touches, so `application/json` followed by one is another type.
  */
+import { trimOws } from './header-text.js';
 import { asciiLowerCase, type HeaderIndex, valuesOf } from './header-values.js';
 
 interface MediaRange {
@@ -16,18 +19,18 @@ function parseRanges(values: readonly string[]): MediaRange[] {
   const ranges: MediaRange[] = [];
   for (const element of values.join(',').split(',')) {
     const [range, ...params] = element.split(';');
-    const [type, subtype, extra] = asciiLowerCase((range ?? '').trim()).split('/');
+    const [type, subtype, extra] = asciiLowerCase(trimOws(range ?? '')).split('/');
     if (type === undefined || subtype === undefined || extra !== undefined || type === '' || subtype === '')
       continue;
     let q = 1;
     for (const param of params) {
       const eq = param.indexOf('=');
-      if (eq === -1 || asciiLowerCase(param.slice(0, eq).trim()) !== 'q') continue;
-      const text = param.slice(eq + 1).trim();
+      if (eq === -1 || asciiLowerCase(trimOws(param.slice(0, eq))) !== 'q') continue;
+      const text = trimOws(param.slice(eq + 1));
       // A malformed q makes the range unusable rather than silently weight 1.
       q = Q_VALUE.test(text) ? Number(text) : 0;
     }
-    ranges.push({ type: type.trim(), subtype: subtype.trim(), q });
+    ranges.push({ type: trimOws(type), subtype: trimOws(subtype), q });
   }
   return ranges;
 }
@@ -93,6 +96,6 @@ export function isJsonContentType(headers: HeaderIndex): boolean {
   const values = valuesOf(headers, 'content-type');
   if (values.length !== 1) return false;
   if (values[0] === 'application/json') return true;
-  const type = asciiLowerCase((values[0]!.split(';')[0] ?? '').trim());
+  const type = asciiLowerCase(trimOws(values[0]!.split(';')[0] ?? ''));
   return type === 'application/json';
 }
