@@ -137,7 +137,9 @@ describe('case in names and media types', () => {
   });
 
   // Node reads header bytes as latin1: 0xA0 arrives as U+00A0, which String.prototype.trim drops.
-  test('an Accept whose media type is followed by a no-break space names another type: 406', async () => {
+  test('an Accept whose media type is followed by a no-break space names another type: 406', {
+    tags: ['threat-model'],
+  }, async () => {
     mounted = await mountHandler();
     const list = modernRequest(5, 'tools/list');
     const bytes = Buffer.from(
@@ -148,7 +150,9 @@ describe('case in names and media types', () => {
     expect(reply.status).toBe(406);
   });
 
-  test('a Content-Type of application/json followed by a no-break space is another type: 415', async () => {
+  test('a Content-Type of application/json followed by a no-break space is another type: 415', {
+    tags: ['threat-model'],
+  }, async () => {
     mounted = await mountHandler();
     const list = modernRequest(6, 'tools/list');
     const bytes = Buffer.from(
