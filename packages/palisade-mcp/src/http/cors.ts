@@ -21,6 +21,8 @@ import { invalidOption } from '../errors.js';
 import { DEFAULT_CORS_MAX_AGE_SECONDS, MAX_CORS_MAX_AGE_SECONDS } from '../limits.js';
 import { isPlainObject, refuseUnknownKeys, requireArray, requireInteger } from '../options.js';
 import type { Server } from '../server.js';
+import { trimOws } from './header-text.js';
+import { asciiLowerCase } from './header-values.js';
 import { type HttpRefusal, REFUSALS } from './refusals.js';
 
 export interface CorsOptions {
@@ -165,7 +167,7 @@ export function corsPolicy(
 function allowOrigin(policy: CorsPolicy, origin: string | undefined): string | undefined {
   if (origin === undefined) return undefined;
   if (policy.origins === undefined) return '*';
-  const listed = origin.trim().toLowerCase();
+  const listed = asciiLowerCase(trimOws(origin));
   return policy.origins.has(listed) ? listed : undefined;
 }
 
@@ -215,7 +217,7 @@ export function preflight(
     return { kind: 'refuse', refusal: REFUSALS.originNotAllowed, headers: {} };
   }
   // Methods are case-sensitive (RFC 9110 §9.1); a browser upper-cases `post` itself.
-  if (requestMethods.length !== 1 || requestMethods[0]?.trim() !== 'POST') {
+  if (requestMethods.length !== 1 || trimOws(requestMethods[0]!) !== 'POST') {
     return { kind: 'refuse', refusal: REFUSALS.preflightMethod, headers: { ...headers, allow: 'POST' } };
   }
   return {

@@ -3,7 +3,8 @@
  * `req.headers` keeps only the first `Host` and so would hide a second one that a proxy in front
  * of us might have read instead. Nothing here returns or logs a header value.
  */
-import { type HeaderIndex, valuesOf } from './header-values.js';
+import { trimOws } from './header-text.js';
+import { asciiLowerCase, type HeaderIndex, valuesOf } from './header-values.js';
 import { normalizeHostName } from './http-options.js';
 
 export type HostVerdict = 'ok' | 'repeated' | 'not-allowed';
@@ -18,7 +19,8 @@ const PORT = /^:[0-9]{1,5}$/;
  * another name than the one we admitted.
  */
 export function hostName(value: string): string {
-  const text = value.trim();
+  // Spaces and tabs only: `trim` would also drop a no-break space (0xA0), which is part of the value.
+  const text = trimOws(value);
   if (text.startsWith('[')) {
     const close = text.indexOf(']');
     if (close === -1) return normalizeHostName(text);
@@ -75,7 +77,7 @@ export function checkAuthority(
   if (
     authority !== undefined &&
     host !== undefined &&
-    host.trim().toLowerCase() !== authority.toLowerCase()
+    asciiLowerCase(trimOws(host)) !== asciiLowerCase(authority)
   ) {
     return 'mismatch';
   }
@@ -89,7 +91,8 @@ export function checkAuthority(
 export function originAllowed(headers: HeaderIndex, allowed: ReadonlySet<string> | undefined): boolean {
   const lines = valuesOf(headers, 'origin');
   if (lines.length === 0) return true;
-  const values = lines.map((value) => value.trim().toLowerCase());
+  // ASCII case only: `toLowerCase` folds the Kelvin sign to `k`, and trim drops 0xA0 (header-values.ts).
+  const values = lines.map((value) => asciiLowerCase(trimOws(value)));
   const first = values[0]!;
   // Two lines that disagree could be read either way by whoever sits in front of us.
   if (values.some((value) => value !== first)) return false;
