@@ -95,6 +95,8 @@ export const groups = {
       `${test}/adversarial/fetch-repeated-headers.test.ts`,
       `${test}/adversarial/host-absolute-form.test.ts`,
       `${test}/adversarial/logger-sweep.test.ts`,
+      `${test}/http/origin-mutants.test.ts`,
+      `${test}/http/host-hooks-throw.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },
@@ -106,7 +108,12 @@ export const groups = {
       `${src}/http/session-guard.ts`,
       `${src}/http/client-error.ts`,
     ],
-    tests: [`${test}/http/serve*.test.ts`, `${test}/http/h2-holds.test.ts`, `${test}/http/cors.test.ts`],
+    tests: [
+      `${test}/http/serve*.test.ts`,
+      `${test}/http/h2-holds.test.ts`,
+      `${test}/http/cors.test.ts`,
+      `${test}/http/origin-mutants.test.ts`,
+    ],
     coverageAnalysis: 'perTest',
   },
   stdio: {

@@ -4,6 +4,7 @@
  * hand cannot know which names and origins are its own, and guessing would open DNS rebinding and
  * cross-origin POSTs.
  */
+
 import { invalidOption } from '../errors.js';
 import { DEFAULT_HTTP_READ_TIMEOUT_MS, MAX_HTTP_READ_TIMEOUT_MS } from '../limits.js';
 import {
@@ -13,6 +14,7 @@ import {
   requireFunction,
   requireInteger,
 } from '../options.js';
+import { guardedHook } from '../telemetry/guarded-hook.js';
 import { checkLogger, faultToLogger, type PalisadeLogger, refusalToLogger } from '../telemetry/logger.js';
 import { type CheckedCors, type CorsOptions, checkCorsOptions } from './cors.js';
 
@@ -267,10 +269,12 @@ export function checkHttpOptions(options: unknown): CheckedHttpOptions {
       options['readTimeoutMs'] === undefined
         ? DEFAULT_HTTP_READ_TIMEOUT_MS
         : requireInteger(options['readTimeoutMs'], 'readTimeoutMs', 1, MAX_HTTP_READ_TIMEOUT_MS),
-    onFault:
+    onFault: guardedHook(
+      'onFault',
       optionalFunction<CheckedHttpOptions['onFault']>('onFault') ??
-      (logger === undefined ? defaultFault : faultToLogger(logger, 'http')),
-    onLog: refusalLog(optionalFunction<CheckedHttpOptions['onLog']>('onLog'), logger),
+        (logger === undefined ? defaultFault : faultToLogger(logger, 'http')),
+    ),
+    onLog: guardedHook('onLog', refusalLog(optionalFunction<CheckedHttpOptions['onLog']>('onLog'), logger)),
     cors: checkCorsOptions(options['cors'], allowedOrigins),
   };
 }

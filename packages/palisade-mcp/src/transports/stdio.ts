@@ -14,7 +14,7 @@ export { STDIO_REFUSAL_CHANNEL } from '../telemetry/channel-names.js';
 
 import type { Readable, Writable } from 'node:stream';
 import { invalidOption } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
+import { isPlainObject, refuseUnknownKeys, requireFunction } from '../options.js';
 import type { Change } from '../protocol/change-hub.js';
 import { type Exchange, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
@@ -28,6 +28,7 @@ import {
 import { LIST_METHODS, serves } from '../protocol/methods/listen.js';
 import { type ConnectionState, initialState } from '../protocol/state.js';
 import type { Server } from '../server.js';
+import { guardedHook } from '../telemetry/guarded-hook.js';
 import { checkLogger, faultToLogger, type PalisadeLogger } from '../telemetry/logger.js';
 import { encodeMessage } from '../wire/encode.js';
 import { readJsonMessage } from '../wire/json-reader.js';
@@ -105,8 +106,15 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
   const output = options.output ?? process.stdout;
   const exitOnClose = options.exitOnClose ?? input === process.stdin;
   const logger = checkLogger(options.logger, 'logger');
-  const reportFault =
-    options.onFault ?? (logger === undefined ? defaultFaultReport : faultToLogger(logger, 'stdio'));
+  const onFault: unknown = options.onFault;
+  const reportFault = guardedHook(
+    'onFault',
+    onFault === undefined
+      ? logger === undefined
+        ? defaultFaultReport
+        : faultToLogger(logger, 'stdio')
+      : requireFunction<(description: string, cause: unknown) => void>(onFault, 'onFault'),
+  );
 
   // Keep stdout for protocol bytes alone: divert every other writer to stderr while we own it.
   const ownsStdout = output === process.stdout;

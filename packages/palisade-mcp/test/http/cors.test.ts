@@ -170,14 +170,15 @@ const REFUSAL_CASES: readonly RefusalCase[] = [
     status: 400,
   },
   {
-    // The host's onLog throwing on the 415 is a fault while answering: the 500 is still readable.
-    name: '500 for a fault while answering',
+    // A host hook that fails is a 500 the page can still read. (A throwing onLog once reached the
+    // transport's last-resort catch this way; the hooks are guarded now, so it is authorize.)
+    name: '500 for an authorize that throws',
     options: {
-      onLog: () => {
-        throw new Error('the log is down');
+      authorize: () => {
+        throw new Error('the token service is down');
       },
     },
-    bytes: () => post(LIST.body, { ...LIST.headers, Origin: ORIGIN, 'Content-Type': 'text/plain' }),
+    bytes: () => post(LIST.body, { ...LIST.headers, Origin: ORIGIN }),
     status: 500,
   },
 ];
