@@ -27,7 +27,34 @@ export function writeJson(
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(text, 'utf8')),
   });
-  res.end(text);
+  if (text.length <= JSON_SLICE_BYTES) res.end(text);
+  else writeSlices(res, Buffer.from(text, 'utf8'), 0);
+}
+
+/** Above this many characters a JSON answer is written in slices of this many bytes. */
+const JSON_SLICE_BYTES = 65_536;
+
+/**
+ * A large answer goes out a slice at a time, the next slice once the last has drained. A client
+ * reading it slowly but steadily then shows its progress as 'drain' events, which re-arm the drain
+ * deadline (sse-writer.ts); written as one chunk it showed none until the last byte, and a 16 MiB
+ * answer read at a steady pace was cut at the deadline (found 2026-11-30).
+ */
+function writeSlices(res: ServerResponse, bytes: Buffer, from: number): void {
+  let start = from;
+  while (!res.destroyed) {
+    const end = start + JSON_SLICE_BYTES;
+    if (end >= bytes.length) {
+      res.end(bytes.subarray(start));
+      return;
+    }
+    const flowing = res.write(bytes.subarray(start, end));
+    start = end;
+    if (!flowing) {
+      res.once('drain', () => writeSlices(res, bytes, start));
+      return;
+    }
+  }
 }
 
 export function writeEmpty(res: ServerResponse, status: number): void {

@@ -47,6 +47,8 @@ class Writer implements BoundedWriter {
   readonly #giveUp: (why: Overrun) => void;
   #timer: NodeJS.Timeout | undefined;
   #queuedAtArm = 0;
+  /** A 'drain' since the deadline was set: bytes were taken. */
+  #drained = false;
   #awaiting: 'drain' | 'finish' | undefined;
   #listening = false;
   /** Events written while earlier bytes still waited unsent; back to 0 whenever nothing waits. */
@@ -78,12 +80,13 @@ class Writer implements BoundedWriter {
     this.#timer = undefined;
     if (this.cut || this.#res.destroyed) return;
     // Some bytes were taken since the deadline was set: a slow reader, not a stalled one.
-    if (this.#res.writableLength < this.#queuedAtArm) this.#arm();
+    if (this.#drained || this.#res.writableLength < this.#queuedAtArm) this.#arm();
     else this.#stop('stall');
   }
 
   #arm(): void {
     this.#queuedAtArm = this.#res.writableLength;
+    this.#drained = false;
     this.#timer = setTimeout(() => this.#check(), SSE_DRAIN_TIMEOUT_MS);
     this.#timer.unref();
   }
@@ -105,6 +108,8 @@ class Writer implements BoundedWriter {
     const disarm = (): void => this.#disarm();
     res.on('drain', () => {
       if (this.#awaiting === 'drain') this.#disarm();
+      // A large JSON answer drains slice by slice (respond.ts): a drain is bytes taken.
+      else this.#drained = true;
     });
     res.once('finish', disarm);
     res.once('close', disarm);

@@ -229,7 +229,13 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
 
     vi.advanceTimersByTime(DRAIN_TIMEOUT_MS - 1);
     expect(socket.destroyed).toBe(false);
-    vi.advanceTimersByTime(1);
+    // The answer goes out in 64 KiB slices (respond.ts), and the kernel's own buffers take the
+    // first of them: a window in which bytes were taken starts another. Once 15 s pass with none
+    // taken it is cut, here within a few windows.
+    for (let window = 0; window < 4 && !socket.destroyed; window++) {
+      await sleep(50);
+      vi.advanceTimersByTime(DRAIN_TIMEOUT_MS);
+    }
     await closed;
     expect(events).toEqual([{ rule: 'json-drain-timeout', status: 200, code: 0 }]);
   });
@@ -273,6 +279,56 @@ describe('a client that reads slowly but steadily', () => {
     expect(text).toContain('"result":{"content":[{"type":"text","text":"done"}]');
     expect(await flood.finished).toEqual({ aborted: false, emitted: 64 });
     expect(events).toEqual([]);
+  });
+});
+
+describe('a client that reads one large JSON answer slowly but steadily', () => {
+  // Written as one chunk, a JSON answer showed no progress until its last byte, and such a client
+  // was cut with json-drain-timeout (found 2026-11-30 by a mutation-testing review).
+  test('is not cut while it takes bytes in every drain window', {
+    tags: ['threat-model'],
+  }, async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    cleanups.push(() => vi.useRealTimers());
+    const events = listenRefusals();
+    const big = 'y'.repeat(16 * 1_048_576);
+    const server = createServer({
+      name: 'big',
+      version: '1.0.0',
+      tools: [
+        defineTool({
+          name: 'big',
+          inputSchema: { type: 'object' },
+          handler: () => ({ content: [{ type: 'text', text: big }] }),
+        }),
+      ],
+    });
+    const { serverSocket } = await mountH1(server);
+    const call = modernRequest(1, 'tools/call', { name: 'big', arguments: {} });
+    const client = silentClient(
+      mounted?.port ?? 0,
+      post(call.body, { ...call.headers, Accept: 'application/json' }),
+    );
+    const socket = await serverSocket;
+    while (socket.writableLength === 0) await sleep(5);
+    // Six windows of the deadline, 90 s in all; in each the client takes 2 MiB first (the kernel
+    // wakes a writer only once a good part of its send buffer is free, not for every byte read).
+    for (let window = 0; window < 6; window++) {
+      let taken = 0;
+      while (taken < 2_097_152 && !socket.destroyed) {
+        for (
+          let chunk = client.read() as Buffer | null;
+          chunk !== null;
+          chunk = client.read() as Buffer | null
+        )
+          taken += chunk.length;
+        await sleep(5);
+      }
+      vi.advanceTimersByTime(DRAIN_TIMEOUT_MS);
+      await sleep(20);
+    }
+    expect(events).toEqual([]);
+    expect(socket.destroyed).toBe(false);
   });
 });
 
