@@ -113,6 +113,7 @@ export const groups = {
       `${test}/http/h2-holds.test.ts`,
       `${test}/http/cors.test.ts`,
       `${test}/http/origin-mutants.test.ts`,
+      `${test}/http/handler-mutants.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

@@ -21,6 +21,7 @@ import {
   checkModernHeaders,
   PROTOCOL_VERSION_LOWER,
 } from './header-match.js';
+import { trimOws } from './header-text.js';
 import { type HeaderIndex, valuesOf } from './header-values.js';
 import type { HttpLogEvent } from './http-options.js';
 import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS, WRITE_REFUSALS } from './refusals.js';
@@ -83,7 +84,7 @@ function settle(input: AnswerInput): Settled {
   const versionHeader = valuesOf(headers, PROTOCOL_VERSION_LOWER);
   // A 2026-07-28 header on a body without that revision's `_meta`: the body is what is wrong, and
   // the core names it (-32602, `_meta` missing), as the 2026-07-28 envelope rules ask.
-  if (versionHeader.length === 1 && versionHeader[0]?.trim() === MODERN_REVISION)
+  if (versionHeader.length === 1 && trimOws(versionHeader[0]!) === MODERN_REVISION)
     return { kind: 'run', state: initialState('http'), modern: false };
   if (versionHeader.length > 0 && server.supportedVersions.includes(LEGACY_REVISION)) {
     const version = checkLegacyVersionHeader(headers, LEGACY_REVISION);

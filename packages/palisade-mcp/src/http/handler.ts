@@ -44,7 +44,8 @@ import {
   judgeAuthorize,
   reportRefusal,
 } from './exchange-steps.js';
-import { indexHeaders, valuesOf } from './header-values.js';
+import { trimOws } from './header-text.js';
+import { asciiLowerCase, indexHeaders, valuesOf } from './header-values.js';
 import { checkAuthority, checkHost, originAllowed, targetAuthority, targetDisagrees } from './host-origin.js';
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from './http-options.js';
 import { isJsonContentType, readAccept } from './media.js';
@@ -113,7 +114,7 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
       const req = new Http2ServerRequest(stream, headers, {}, rawHeaders);
       const res = new Http2ServerResponse(stream);
       const expect = headers['expect'];
-      run(req, res, typeof expect === 'string' && expect.trim().toLowerCase() === '100-continue');
+      run(req, res, typeof expect === 'string' && asciiLowerCase(trimOws(expect)) === '100-continue');
     },
   });
 }

@@ -173,3 +173,14 @@ describe('case in names and media types', () => {
     expect(reply.status).toBe(200);
   });
 });
+
+describe('the version header that settles the revision', () => {
+  test('a body without _meta whose MCP-Protocol-Version is 2026-07-28 followed by a no-break space is refused -32020, not read as 2026-07-28', async () => {
+    mounted = await mountHandler();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/list' });
+    const bytes = Buffer.from(post(body, { 'MCP-Protocol-Version': '2026-07-28\u00a0' }), 'latin1');
+    const reply = await exchange(mounted.port, bytes);
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toMatchObject({ id: 8, error: { code: -32020 } });
+  });
+});
