@@ -25,6 +25,7 @@ import {
   windowUpdateFrame,
 } from '../support/h2-frames.js';
 import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../support/http-peer.js';
+import { makeCertificate } from '../support/tls-certificate.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const INVALID = 'PALISADE_ERR_INVALID_OPTION';
@@ -60,31 +61,9 @@ let pfx: Buffer;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'palisade-serve-'));
-  const keyPath = join(dir, 'server.key');
-  const certPath = join(dir, 'server.crt');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      keyPath,
-      '-out',
-      certPath,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-    ],
-    { stdio: 'ignore' },
-  );
-  key = readFileSync(keyPath, 'utf8');
-  cert = readFileSync(certPath, 'utf8');
+  const made = makeCertificate(dir, 'server');
+  ({ key, cert } = made);
+  const { keyPath, certPath } = made;
   const pfxPath = join(dir, 'server.pfx');
   execFileSync(
     'openssl',

@@ -16,6 +16,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
 import { ADMIT_ALL, basicServer, modernRequest } from '../support/http-peer.js';
+import { makeCertificate } from '../support/tls-certificate.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const ECHO = modernRequest(5, 'tools/call', { name: 'echo', arguments: { text: 'sealed' } });
@@ -25,39 +26,10 @@ let key: string;
 let cert: string;
 let otherKey: string;
 
-function makeCertificate(name: string): { key: string; cert: string } {
-  const keyPath = join(dir, `${name}.key`);
-  const certPath = join(dir, `${name}.crt`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      keyPath,
-      '-out',
-      certPath,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };
-}
-
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'palisade-tls-'));
-  ({ key, cert } = makeCertificate('server'));
-  otherKey = makeCertificate('other').key;
+  ({ key, cert } = makeCertificate(dir, 'server'));
+  otherKey = makeCertificate(dir, 'other').key;
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
