@@ -36,8 +36,8 @@ const JSON_SLICE_BYTES = 65_536;
 
 /**
  * A large answer goes out a slice at a time, the next slice once the last has drained. A client
- * reading it slowly but steadily then shows its progress as 'drain' events, which re-arm the drain
- * deadline (sse-writer.ts); written as one chunk it showed none until the last byte, and a 16 MiB
+ * reading it slowly but steadily then shows its progress as 'drain' events, which the drain
+ * deadline counts as bytes taken (sse-writer.ts); written as one chunk it showed none until the last byte, and a 16 MiB
  * answer read at a steady pace was cut at the deadline (found 2026-11-30).
  */
 function writeSlices(res: ServerResponse, bytes: Buffer, from: number): void {
