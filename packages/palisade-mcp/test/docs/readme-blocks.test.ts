@@ -11,10 +11,11 @@
  *                                            bin runs with ARGS (HTTP: `--port 0` added, then tools/list is
  *                                            answered at the URL it prints; `--stdio`: it answers initialize)
  *   <!-- readme-test: file NAME -->          written to NAME in a scratch project
- *   <!-- readme-test: serve NAME -->         written and started with tsx (the server an earlier block started is
- *                                            stopped first); it must print its MCP URL on stderr, and a tools/list
- *                                            to that URL must be answered
- *   <!-- readme-test: run NAME "TEXT" -->    written and run with tsx to exit 0, TEXT on its stdout
+ *   <!-- readme-test: serve NAME -->         written and started (with tsx, or by Node itself where it strips
+ *                                            types; the server an earlier block started is stopped first); it
+ *                                            must print its MCP URL on stderr, and a tools/list to that URL
+ *                                            must be answered
+ *   <!-- readme-test: run NAME "TEXT" -->    written and run (as `serve` is) to exit 0, TEXT on its stdout
  *
  * Blocks run in README order, so a client block talks to the server a `serve` block started. The
  * scratch project lives inside the repository (`.readme-test-*`, git-ignored) so its imports resolve
@@ -63,7 +64,10 @@ function blocks(markdown: string): Block[] {
 const BLOCKS = blocks(README);
 const project = mkdtempSync(join(ROOT, '.readme-test-'));
 const children: ChildProcess[] = [];
-const TSX = ['--import', 'tsx'];
+// The README says `npx tsx http.ts` everywhere and `node http.ts` on Node 22.18 or newer: where this
+// Node strips types itself (process.features.typescript), the blocks run as plain `node FILE.ts`,
+// which tests that sentence and spares tsx's start-up on each spawn; on Node 20 they run through tsx.
+const TSX = (process.features as { typescript?: unknown }).typescript ? [] : ['--import', 'tsx'];
 
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');

@@ -3,9 +3,8 @@
  * handshakes on 127.0.0.1. The certificate is made for this run by `openssl` in a temporary
  * directory: no key is kept in the repository.
  */
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as h2Connect } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import { connect as netConnect } from 'node:net';

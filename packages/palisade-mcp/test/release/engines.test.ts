@@ -2,9 +2,10 @@
  * `engines.node` in every workspace manifest is a promise about which Node versions run the package.
  * It must be stated, and it must not promise a version that a runtime dependency, as the lock file
  * pins it, declares it cannot run on (npm would warn at install; the code might not load).
- * The suite itself runs on Node 20, 22, 24 and 26 through scripts/node-matrix.sh.
+ * The suite itself runs on Node 20, and on 22, 24 and 26 through scripts/node-matrix.sh (less the
+ * checks that only read text, which the script names).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
@@ -149,8 +150,19 @@ describe('the Node versions CI runs the suite on', () => {
     expect(refused).toEqual([]);
   });
 
-  test('the README names the same lines', () => {
-    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
-    expect(readme).toContain('CI runs the whole suite on Node 20, 22, 24 and 26');
+  test('the README names the same lines, and says the text-only checks run once', () => {
+    const readme = readFileSync(`${ROOT}README.md`, 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(
+      'CI runs the whole suite on Node 20, and every test that runs code again on Node 22, 24 and 26',
+    );
+    expect(readme).toContain('the checks that only read text run once');
+  });
+
+  test('every test file the matrix leaves out exists, so the list cannot name a file that moved', () => {
+    const listed = /^text_only=\(\n([^)]*)\n\)$/m.exec(matrixScript)?.[1];
+    const files = (listed ?? '').split('\n').map((line) => line.trim());
+    expect(files.length).toBeGreaterThan(5);
+    expect(files.filter((file) => !existsSync(`${ROOT}${file}`))).toEqual([]);
+    expect(files.filter((file) => !file.endsWith('.test.ts'))).toEqual([]);
   });
 });
