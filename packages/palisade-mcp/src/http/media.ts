@@ -19,11 +19,13 @@ function parseRanges(values: readonly string[]): MediaRange[] {
   // Stryker disable next-line ArrayDeclaration: a string has no type or subtype, so it matches nothing
   const ranges: MediaRange[] = [];
   for (const element of values.join(',').split(',')) {
-    const [range, ...params] = element.split(';');
-    const [type, subtype, extra] = asciiLowerCase(trimOws(range ?? '')).split('/');
-    // Stryker disable next-line StringLiteral: an empty type or subtype kept matches no type asked about
-    if (type === undefined || subtype === undefined || extra !== undefined || type === '' || subtype === '')
-      continue;
+    // split() always returns a first element.
+    const [range, ...params] = element.split(';') as [string, ...string[]];
+    const parts = asciiLowerCase(trimOws(range)).split('/');
+    // `type/subtype`, nothing more or less. An empty type or subtype (`/json`) needs no test of its
+    // own: it is no type asked about and no `*`, so it matches nothing.
+    if (parts.length !== 2) continue;
+    const [type, subtype] = parts as [string, string];
     let q = 1;
     for (const param of params) {
       const eq = param.indexOf('=');
@@ -99,6 +101,6 @@ export function isJsonContentType(headers: HeaderIndex): boolean {
   const values = valuesOf(headers, 'content-type');
   if (values.length !== 1) return false;
   if (values[0] === 'application/json') return true;
-  const type = asciiLowerCase(trimOws(values[0]!.split(';')[0] ?? ''));
+  const type = asciiLowerCase(trimOws(values[0]!.split(';')[0]!));
   return type === 'application/json';
 }

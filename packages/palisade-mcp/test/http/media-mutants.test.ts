@@ -41,6 +41,11 @@ describe('Accept ranges that do not cover application/json are refused 406', () 
     ['*/xml'],
     // Three segments is no media range at all, not `application/json` with something after it.
     ['application/json/x'],
+    // An empty type or subtype names no type: neither `*/*` nor `application/*`.
+    ['/json'],
+    ['application/'],
+    ['*/'],
+    ['/*'],
   ])('Accept: %s', async (accept) => {
     const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, Accept: accept }));
     reply.client.end();
@@ -85,5 +90,15 @@ describe('q-values in Accept', () => {
 describe('Content-Type', () => {
   test('whitespace before the parameters is not part of the type', async () => {
     expect(await statusFor({ 'Content-Type': 'application/json ; charset=utf-8' })).toBe(200);
+  });
+
+  test('an empty Content-Type line is refused 415, as no type at all', async () => {
+    const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, 'Content-Type': '' }));
+    reply.client.end();
+    expect(reply.status).toBe(415);
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid request: Content-Type must be application/json' },
+    });
   });
 });
