@@ -50,7 +50,10 @@ export function targetAuthority(target: string | undefined): string | undefined 
  */
 export function targetDisagrees(authority: string | undefined, headers: HeaderIndex): boolean {
   const hosts = valuesOf(headers, 'host');
-  return authority !== undefined && hosts.length === 1 && hostName(authority) !== hostName(hosts[0]!);
+  if (authority === undefined || hosts.length !== 1) return false;
+  const target = hostName(authority);
+  // A target naming no readable host agrees with nothing, not even a Host line unreadable too.
+  return target === '' || target !== hostName(hosts[0]!);
 }
 
 export function checkHost(headers: HeaderIndex, allowed: ReadonlySet<string> | undefined): HostVerdict {

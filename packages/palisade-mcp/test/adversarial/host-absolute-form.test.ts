@@ -89,3 +89,21 @@ test.each(['[::1]evil.example', 'localhost:evil.example', '127.0.0.1:'])(
     reply.client.end();
   },
 );
+
+// Was a hole (low impact): two unreadable names both read as '' and so agreed. With
+// `allowedHosts: 'any'` nothing else looked at either, and the request was served although
+// neither the target nor Host names a host anyone can route by.
+test('with any host allowed, an absolute-form target naming no readable host is refused beside a Host naming none either', {
+  tags: ['threat-model'],
+}, async () => {
+  const mounted = await mountHandler({ allowedHosts: 'any' });
+  opened.push(mounted);
+  const request = post(LIST.body, { ...LIST.headers, Host: '[::1]evil.example' }).replace(
+    'POST /mcp HTTP/1.1',
+    'POST http://localhost:evil.example/mcp HTTP/1.1',
+  );
+  const reply = await exchange(mounted.port, request);
+  expect(reply.status).toBe(400);
+  expect(reply.body).toContain('Host disagrees with the request target');
+  reply.client.end();
+});

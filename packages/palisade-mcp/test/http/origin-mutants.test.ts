@@ -188,17 +188,21 @@ describe('the Host rule', () => {
     reply.client.end();
   });
 
-  test('a Host and an absolute-form target that both carry text after the name are refused 421: neither names a host', async () => {
-    // Neither reads as a name a list could hold, so they do not disagree: the Host is simply not
-    // allowed, whichever of the two ways of adding text after a name each one uses.
+  test('a Host and an absolute-form target that both carry text after the name are refused 400: a target naming no host agrees with none', async () => {
+    // Neither reads as a name, each through another way of adding text after one. Two unreadable
+    // names once agreed (both read as ''), and this request was then 421 under a list and served
+    // under 'any'; a target naming no host now disagrees with every Host line.
     mounted = await mount(createHttpHandler(basicServer(), ADMIT_ALL));
     const bytes = post(LIST.body, { ...LIST.headers, Host: '[::1]evil.example' }).replace(
       'POST /mcp ',
       'POST http://localhost:evil.example/mcp ',
     );
     const reply = await exchange(mounted.port, bytes);
-    expect(reply.status).toBe(421);
-    expect(JSON.parse(reply.body)).toEqual(HOST_NOT_ALLOWED);
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid request: Host disagrees with the request target' },
+    });
     reply.client.end();
   });
 });
