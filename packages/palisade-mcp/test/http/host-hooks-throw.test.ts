@@ -3,7 +3,7 @@
  * they report has already happened: a hook that throws must not turn a written refusal or a
  * host fault's -32603 into a crash, a rejected promise or a request left hanging.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { createHttpHandler } from '../../src/http/handler.js';
 import {
@@ -26,23 +26,37 @@ let mounted: Mounted | undefined;
 afterEach(async () => {
   await mounted?.close();
   mounted = undefined;
+  vi.restoreAllMocks();
 });
+
+/** What this process writes to stderr from here on (the servers under test run in it). */
+function captureStderr(): string[] {
+  const lines: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  return lines;
+}
 
 describe('the node handler', () => {
   test('a tool that throws is answered -32603 (200, the method’s stage) when onFault throws too, and the next request is answered', {
     tags: ['threat-model'],
   }, async () => {
+    const stderr = captureStderr();
     mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, onFault: hookThrows }));
     const failed = await exchange(mounted.port, post(THROWS.body, THROWS.headers));
     expect(failed.status).toBe(200);
     expect(JSON.parse(failed.body)).toMatchObject({ id: 1, error: { code: -32603 } });
     const next = await exchange(mounted.port, post(LIST.body, LIST.headers));
     expect(next.status).toBe(200);
+    expect(stderr).toEqual(["palisade: the host's onFault threw; what it was given is dropped\n"]);
   });
 
   test('a refusal is written when onLog throws, and the next request is answered', {
     tags: ['threat-model'],
   }, async () => {
+    const stderr = captureStderr();
     mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, onLog: hookThrows }));
     const refused = await exchange(
       mounted.port,
@@ -51,6 +65,7 @@ describe('the node handler', () => {
     expect(refused.status).toBe(403);
     const next = await exchange(mounted.port, post(LIST.body, LIST.headers));
     expect(next.status).toBe(200);
+    expect(stderr).toEqual(["palisade: the host's onLog threw; what it was given is dropped\n"]);
   });
 });
 
