@@ -96,7 +96,6 @@ async function serveFetch(
   // One budget for the whole exchange up to the last body byte, on the monotonic clock.
   const deadline = performance.now() + options.readTimeoutMs;
   const url = new URL(request.url);
-  const headers = fetchHeaderIndex(request.headers, url);
   const refuse = (
     refusal: HttpRefusal,
     extra: Readonly<Record<string, string>> = {},
@@ -105,6 +104,13 @@ async function serveFetch(
     reportRefusal(options.onLog, { refusal, reason });
     return refusalResponse(refusal, { ...carried.headers, ...extra });
   };
+  // Userinfo in an http(s) target is an error (RFC 9110 §4.2.4). A runtime that built the URL
+  // from an absolute-form target carrying one (`http://a@127.0.0.1/mcp`) throws as soon as the
+  // Request is read (@hono/node-server does), which was answered 500 as a fault of ours, with the
+  // client's URL in the cause handed to onFault. Its authority is not the Host's name, so it is
+  // refused as the node handler refuses it, and before the headers are read.
+  if (url.username !== '' || url.password !== '') return refuse(REFUSALS.hostTarget);
+  const headers = fetchHeaderIndex(request.headers, url);
 
   // Stryker disable next-line MethodExpression: a Headers object gives host one value, so some and every agree
   if (valuesOf(headers, 'host').some((value) => value.includes(','))) return refuse(REFUSALS.hostRepeated);

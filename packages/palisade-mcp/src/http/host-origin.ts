@@ -43,17 +43,20 @@ export function targetAuthority(target: string | undefined): string | undefined 
 }
 
 /**
- * Whether a target's authority names another host than the one `Host` line (ports aside). RFC
- * 9112 §3.2.2 has a server ignore `Host` for an absolute-form target; a proxy in front may route
- * by either, so when the two disagree nobody can say which host was asked for, and the request is
- * refused rather than judged by the one we happen to read. Two Host lines are checkHost's.
+ * Whether a target's authority names another host than the one `Host` line (ports aside), or no
+ * readable host at all. RFC 9112 §3.2.2 has a server ignore `Host` for an absolute-form target; a
+ * proxy in front may route by either, so when the two disagree nobody can say which host was asked
+ * for, and the request is refused rather than judged by the one we happen to read. Two Host lines
+ * are checkHost's.
  */
 export function targetDisagrees(authority: string | undefined, headers: HeaderIndex): boolean {
-  const hosts = valuesOf(headers, 'host');
-  if (authority === undefined || hosts.length !== 1) return false;
+  if (authority === undefined) return false;
   const target = hostName(authority);
-  // A target naming no readable host agrees with nothing, not even a Host line unreadable too.
-  return target === '' || target !== hostName(hosts[0]!);
+  // A target naming no readable host agrees with nothing: not with a Host line unreadable too,
+  // and not with an absent one (HTTP/1.0), where nothing else would look at it under 'any'.
+  if (target === '') return true;
+  const hosts = valuesOf(headers, 'host');
+  return hosts.length === 1 && target !== hostName(hosts[0]!);
 }
 
 export function checkHost(headers: HeaderIndex, allowed: ReadonlySet<string> | undefined): HostVerdict {

@@ -8,7 +8,7 @@
  */
 import { afterEach, expect, test } from 'vitest';
 import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { listenFetch } from '../support/fetch-peer.js';
+import { listenFetch, mountFetchHandler } from '../support/fetch-peer.js';
 import {
   ADMIT_ALL,
   basicServer,
@@ -107,3 +107,44 @@ test('with any host allowed, an absolute-form target naming no readable host is 
   expect(reply.body).toContain('Host disagrees with the request target');
   reply.client.end();
 });
+
+// Was a hole: with no Host line at all (HTTP/1.0) nothing compared the target with anything.
+test('with any host allowed, an HTTP/1.0 absolute-form target naming no readable host is refused without a Host line', {
+  tags: ['threat-model'],
+}, async () => {
+  const mounted = await mountHandler({ allowedHosts: 'any' });
+  opened.push(mounted);
+  const request = post(LIST.body, { ...LIST.headers, Host: undefined }).replace(
+    'POST /mcp HTTP/1.1',
+    'POST http://localhost:evil.example/mcp HTTP/1.0',
+  );
+  const reply = await exchange(mounted.port, request);
+  expect(reply.status).toBe(400);
+  expect(reply.body).toContain('Host disagrees with the request target');
+  reply.client.end();
+});
+
+// Was a fault: @hono/node-server builds the Request's URL from the target, userinfo and all, and
+// reading that Request throws; the fetch handler answered 500 and handed onFault a cause holding
+// the client's URL. Userinfo is an error in an http target (RFC 9110 §4.2.4): both handlers now
+// refuse it 400, and nothing reaches onFault.
+test.each([
+  ['the node handler', () => mountHandler()],
+  ['the fetch handler', (onFault: (message: string) => void) => mountFetchHandler({ onFault })],
+])(
+  '%s refuses an absolute-form target carrying userinfo 400, reporting no fault',
+  {
+    tags: ['threat-model'],
+  },
+  async (_name, mountIt) => {
+    const faults: string[] = [];
+    const mounted = await mountIt((message: string) => faults.push(message));
+    opened.push(mounted);
+    const reply = await exchange(mounted.port, absoluteForm('a:b@127.0.0.1'));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toContain('Host disagrees with the request target');
+    expect(reply.body).not.toContain('a:b');
+    expect(faults).toEqual([]);
+    reply.client.end();
+  },
+);
