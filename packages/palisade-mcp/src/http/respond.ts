@@ -28,23 +28,28 @@ export function writeJson(
     // Stryker disable next-line StringLiteral: Buffer.byteLength reads '' as UTF-8
     'content-length': String(Buffer.byteLength(text, 'utf8')),
   });
-  if (text.length <= JSON_SLICE_BYTES) res.end(text);
+  endWith(res, text);
+}
+
+/** Above this many characters the last text of an answer is written in slices of this many bytes. */
+const SLICE_BYTES = 65_536;
+
+/**
+ * Ends `res` with `text`: at once when it is short, else a slice at a time, the next slice once
+ * the last has drained. A client reading a large answer slowly but steadily then shows its progress
+ * as 'drain' events, which the drain deadline counts as bytes taken (sse-writer.ts); written as
+ * one chunk it showed none until the last byte, and a 16 MiB answer read at a steady pace was cut
+ * at the deadline (found 2026-11-30 for a JSON answer, then for a stream's last event).
+ */
+export function endWith(res: ServerResponse, text: string): void {
+  if (text.length <= SLICE_BYTES) res.end(text);
   else writeSlices(res, Buffer.from(text, 'utf8'), 0);
 }
 
-/** Above this many characters a JSON answer is written in slices of this many bytes. */
-const JSON_SLICE_BYTES = 65_536;
-
-/**
- * A large answer goes out a slice at a time, the next slice once the last has drained. A client
- * reading it slowly but steadily then shows its progress as 'drain' events, which the drain
- * deadline counts as bytes taken (sse-writer.ts); written as one chunk it showed none until the last byte, and a 16 MiB
- * answer read at a steady pace was cut at the deadline (found 2026-11-30).
- */
 function writeSlices(res: ServerResponse, bytes: Buffer, from: number): void {
   let start = from;
   while (!res.destroyed) {
-    const end = start + JSON_SLICE_BYTES;
+    const end = start + SLICE_BYTES;
     if (end >= bytes.length) {
       res.end(bytes.subarray(start));
       return;

@@ -19,7 +19,7 @@ import {
   SSE_DRAIN_TIMEOUT_MS,
   SSE_KEEPALIVE_INTERVAL_MS,
 } from '../limits.js';
-import { isHttp2, SSE_HEADERS, sseEvent } from './respond.js';
+import { endWith, isHttp2, SSE_HEADERS, sseEvent } from './respond.js';
 
 export type Overrun = 'queue' | 'events' | 'stall';
 
@@ -172,7 +172,8 @@ class Writer implements BoundedWriter {
     // Stryker disable next-line LogicalOperator: answer() calls end() no more once the stream is cut or closed
     if (this.cut || res.destroyed) return;
     if (text === undefined) res.end();
-    else res.end(sseEvent(text));
+    // A large result goes out in slices, each drain counted as progress (respond.ts).
+    else endWith(res, sseEvent(text));
     // Stryker disable next-line StringLiteral: a wait is told apart only from 'drain'
     if (!res.writableFinished) this.#armUntil('finish');
   }

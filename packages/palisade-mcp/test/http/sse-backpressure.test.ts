@@ -332,6 +332,64 @@ describe('a client that reads one large JSON answer slowly but steadily', () => 
   });
 });
 
+describe('a client that reads a stream ending in one large result slowly but steadily', () => {
+  // The result event of a stream was written as one chunk, as a JSON answer once was: such a
+  // client showed no progress until its last byte and was cut with sse-drain-timeout.
+  test('is not cut while it takes bytes in every drain window', {
+    tags: ['threat-model'],
+  }, async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    cleanups.push(() => vi.useRealTimers());
+    const events = listenRefusals();
+    const big = 'y'.repeat(16 * 1_048_576);
+    const server = createServer({
+      name: 'big',
+      version: '1.0.0',
+      tools: [
+        defineTool({
+          name: 'big',
+          inputSchema: { type: 'object' },
+          handler: (_args, ctx) => {
+            // One notification first, so the answer is a stream and the result its last event.
+            ctx.progress(1, undefined, 'started');
+            return { content: [{ type: 'text', text: big }] };
+          },
+        }),
+      ],
+    });
+    const { serverSocket } = await mountH1(server);
+    const call = modernRequest(1, 'tools/call', {
+      name: 'big',
+      arguments: {},
+      _meta: { progressToken: 'p' },
+    });
+    const client = silentClient(mounted?.port ?? 0, post(call.body, call.headers));
+    const socket = await serverSocket;
+    while (socket.writableLength === 0) await sleep(5);
+    const chunks: Buffer[] = [];
+    // Six windows of the deadline, 90 s in all, the client taking 2 MiB in each (as above).
+    for (let window = 0; window < 6; window++) {
+      let taken = 0;
+      while (taken < 2_097_152 && !socket.destroyed) {
+        for (
+          let chunk = client.read() as Buffer | null;
+          chunk !== null;
+          chunk = client.read() as Buffer | null
+        ) {
+          taken += chunk.length;
+          if (chunks.length < 4) chunks.push(chunk);
+        }
+        await sleep(5);
+      }
+      vi.advanceTimersByTime(DRAIN_TIMEOUT_MS);
+      await sleep(20);
+    }
+    expect(Buffer.concat(chunks).toString('latin1')).toContain('content-type: text/event-stream');
+    expect(events).toEqual([]);
+    expect(socket.destroyed).toBe(false);
+  });
+});
+
 describe('a client that stops reading a stream over HTTP/2', () => {
   test('the queue bound resets the stream with CANCEL, and the session goes on', {
     tags: ['threat-model'],
