@@ -11,7 +11,11 @@ export interface InProcessPeer {
   close(): Promise<void>;
 }
 
-export function serveInProcess(server: Server): InProcessPeer {
+/** `onFault` receives the host faults the transport reports (dropped by default). */
+export function serveInProcess(
+  server: Server,
+  onFault: (description: string, cause: unknown) => void = () => {},
+): InProcessPeer {
   const input = new PassThrough();
   const output = new PassThrough();
   let buffered = '';
@@ -25,7 +29,7 @@ export function serveInProcess(server: Server): InProcessPeer {
       waiting.shift()?.(line);
     }
   });
-  const handle = runStdio(server, { input, output, exitOnClose: false, onFault: () => {} });
+  const handle = runStdio(server, { input, output, exitOnClose: false, onFault });
   return {
     request(message) {
       return new Promise((resolve) => {

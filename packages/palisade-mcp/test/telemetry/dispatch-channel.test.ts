@@ -26,6 +26,17 @@ const server = createServer({
       },
     }),
     defineTool({
+      name: 'getter_fault',
+      inputSchema: { type: 'object' },
+      handler: () =>
+        ({
+          content: [],
+          get isError(): boolean {
+            throw new Error(`getter ${MARKER}`);
+          },
+        }) as never,
+    }),
+    defineTool({
       name: 'tool_error',
       inputSchema: { type: 'object' },
       handler: () => ({ content: [{ type: 'text', text: MARKER }], isError: true }),
@@ -49,7 +60,10 @@ function record(): { events: Event[]; stop(): void } {
 }
 
 let stop: (() => void) | undefined;
-afterEach(() => stop?.());
+afterEach(() => {
+  stop?.();
+  stop = undefined;
+});
 
 describe('the dispatch tracing channel', () => {
   test('a call publishes the tool, the outcome and the duration, and nothing of the arguments or result', {
@@ -114,5 +128,23 @@ describe('the dispatch tracing channel', () => {
     await peer.close();
     expect((reply['result'] as { isError: boolean }).isError).toBe(true);
     expect(recorder.events).toEqual([]);
+  });
+});
+
+// Untraced, the handler is awaited at the dispatch site itself (no event or wrapper is built for
+// nobody); the result is still read as the traced path reads it, so a host's getter that throws is
+// the handler's fault either way, not a fault somewhere later in the core.
+describe.each([
+  ['traced', true],
+  ['not traced', false],
+])('a result whose isError getter throws, %s', (_name, traced) => {
+  test('is answered -32603 and reported as the handler throwing', async () => {
+    if (traced) stop = record().stop;
+    const faults: string[] = [];
+    const peer = serveInProcess(server, (description) => faults.push(description));
+    const answer = await peer.request(modern(7, 'tools/call', { name: 'getter_fault' }));
+    await peer.close();
+    expect(answer).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Internal error' } });
+    expect(faults).toEqual(['tool "getter_fault" handler threw']);
   });
 });

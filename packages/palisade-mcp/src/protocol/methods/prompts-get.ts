@@ -6,7 +6,7 @@ import { contentBlock } from '../../catalog/content.js';
 import { HostFault } from '../../catalog/host-fault.js';
 import type { JsonObject } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
-import { traceDispatch } from '../../telemetry/dispatch-channel.js';
+import { dispatchTraced, traceDispatch } from '../../telemetry/dispatch-channel.js';
 import { invalidParams } from '../errors.js';
 import { inputRequiredValue, isInputRequired } from '../input-required.js';
 import { askedForInput, type Call, failure, type Outcome, result } from './call.js';
@@ -41,18 +41,19 @@ export async function getPrompt(call: Call): Promise<Outcome> {
     }
   }
 
-  const settled = await traceDispatch(
-    {
-      server: call.server.info.name,
-      prompt: prompt.definition.name,
-      revision: call.revision,
-      traceContext: call.ctx.traceContext,
-    },
-    async () => (await prompt.definition.get(Object.freeze(args), call.ctx)) as unknown,
-    () => 'ok',
-  );
-  if (!settled.ok) throw settled.error;
-  const answer = settled.value;
+  const get = (): unknown => prompt.definition.get(Object.freeze(args), call.ctx);
+  const answer: unknown = dispatchTraced()
+    ? await traceDispatch(
+        {
+          server: call.server.info.name,
+          prompt: prompt.definition.name,
+          revision: call.revision,
+          traceContext: call.ctx.traceContext,
+        },
+        get,
+        () => 'ok',
+      )
+    : await get();
   if (isInputRequired(answer)) return askedForInput(inputRequiredValue(answer));
   const where = `prompt ${JSON.stringify(prompt.definition.name)} result`;
   if (!isPlainObject(answer) || !Array.isArray(answer['messages'])) {

@@ -7,7 +7,7 @@ import { resourceContents } from '../../catalog/content.js';
 import { HostFault } from '../../catalog/host-fault.js';
 import type { InputRequired, ReadResourceReturn } from '../../catalog/types.js';
 import { LEGACY_REVISION } from '../../revisions.js';
-import { traceDispatch } from '../../telemetry/dispatch-channel.js';
+import { dispatchTraced, traceDispatch } from '../../telemetry/dispatch-channel.js';
 import { invalidParams, MAX_ECHOED_URI_CHARS, RESOURCE_NOT_FOUND_LEGACY } from '../errors.js';
 import { inputRequiredValue, isInputRequired } from '../input-required.js';
 import { errorResponse } from '../jsonrpc.js';
@@ -22,24 +22,23 @@ function notFound(call: Call, uri: string): Outcome {
   return failure(invalidParams(call.id, 'resource not found', data));
 }
 
-/** The host's reader on the dispatch channel; its value and its error pass through untouched. */
-async function traced<T>(
+/**
+ * The host's reader, on the dispatch channel when someone traces it (else called as is); its value
+ * and its error pass through untouched.
+ */
+function traced<T>(
   call: Call,
   target: { readonly resource: string } | { readonly resourceTemplate: string },
   read: () => Promise<T> | T,
-): Promise<T> {
-  const settled = await traceDispatch(
-    {
-      server: call.server.info.name,
-      ...target,
-      revision: call.revision,
-      traceContext: call.ctx.traceContext,
-    },
-    async () => await read(),
-    () => 'ok',
-  );
-  if (!settled.ok) throw settled.error;
-  return settled.value;
+): Promise<T> | T {
+  if (!dispatchTraced()) return read();
+  const event = {
+    server: call.server.info.name,
+    ...target,
+    revision: call.revision,
+    traceContext: call.ctx.traceContext,
+  };
+  return traceDispatch(event, read, () => 'ok');
 }
 
 export async function readResource(call: Call): Promise<Outcome> {

@@ -10,7 +10,7 @@ import { HostFault } from '../../catalog/host-fault.js';
 import type { JsonObject, TaskSupport, ToolResult } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
 import { LEGACY_REVISION } from '../../revisions.js';
-import { traceDispatch } from '../../telemetry/dispatch-channel.js';
+import { type DispatchOutcome, dispatchTraced, traceDispatch } from '../../telemetry/dispatch-channel.js';
 import { invalidParams, methodNotFound } from '../errors.js';
 import { inputRequiredValue, isInputRequired } from '../input-required.js';
 import { declaresTasks, lacksTasks } from '../tasks/negotiation.js';
@@ -60,20 +60,31 @@ function taskMode(call: Call, support: TaskSupport): 'sync' | 'task' | Outcome {
 export async function invokeTool(call: Call, args: JsonObject): Promise<Outcome> {
   const tool = call.server.catalog.tools?.get(call.params['name'] as string);
   if (tool === undefined) throw new HostFault('a task names a tool this server does not have');
-  const settled = await traceDispatch(
-    {
-      server: call.server.info.name,
-      tool: tool.definition.name,
-      revision: call.revision,
-      traceContext: call.ctx.traceContext,
-    },
-    async () => (await tool.definition.handler(args as never, call.ctx)) as unknown,
-    (value) => (isPlainObject(value) && value['isError'] === true ? 'tool-error' : 'ok'),
-  );
-  if (!settled.ok)
-    throw new HostFault(`tool ${JSON.stringify(tool.definition.name)} handler threw`, settled.error);
-  if (isInputRequired(settled.value)) return askedForInput(inputRequiredValue(settled.value));
-  return result(toolResult(call, tool.definition.name, tool.output, tool.outputIsObject, settled.value));
+  let value: unknown;
+  try {
+    if (dispatchTraced()) {
+      const event = {
+        server: call.server.info.name,
+        tool: tool.definition.name,
+        revision: call.revision,
+        traceContext: call.ctx.traceContext,
+      };
+      value = await traceDispatch(event, () => tool.definition.handler(args as never, call.ctx), toolOutcome);
+    } else {
+      value = await tool.definition.handler(args as never, call.ctx);
+      // Read as the traced path reads it: a getter that throws here is the handler's fault.
+      toolOutcome(value);
+    }
+  } catch (error) {
+    throw new HostFault(`tool ${JSON.stringify(tool.definition.name)} handler threw`, error);
+  }
+  if (isInputRequired(value)) return askedForInput(inputRequiredValue(value));
+  return result(toolResult(call, tool.definition.name, tool.output, tool.outputIsObject, value));
+}
+
+/** A tool result's outcome on the dispatch channel. */
+function toolOutcome(value: unknown): DispatchOutcome {
+  return isPlainObject(value) && value['isError'] === true ? 'tool-error' : 'ok';
 }
 
 function toolResult(
