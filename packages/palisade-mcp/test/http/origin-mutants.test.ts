@@ -362,3 +362,70 @@ describe('a no-break space is part of the value it touches', () => {
     expect(reply.headers['allow']).toBe('POST');
   });
 });
+
+// Written for the mutants the re-run of 2026-11-30 14:21 UTC left alive: since a target naming no
+// readable host is refused whatever the Host line says, the tests above no longer tell apart the
+// ways hostName reads a name: these pair each target with a Host that a mutant would read alike.
+describe("an absolute-form target beside a Host line, with allowedHosts 'any'", () => {
+  const HOST_TARGET = {
+    jsonrpc: '2.0',
+    error: { code: -32600, message: 'Invalid request: Host disagrees with the request target' },
+  };
+
+  /** The reply to a tools/list whose request line names `target`, beside `Host: host`. */
+  async function absolute(target: string, host: string) {
+    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, allowedHosts: 'any' }));
+    const bytes = post(LIST.body, { ...LIST.headers, Host: host }).replace('POST /mcp ', `POST ${target} `);
+    return exchange(mounted.port, bytes);
+  }
+
+  test('a target and a Host that each add other text after a bracketed address are refused 400', async () => {
+    // Neither is a name; were both read as the same stand-in, they would agree and be served.
+    const reply = await absolute('http://[::1]evil.example/mcp', '[::1]other.example');
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toEqual(HOST_TARGET);
+    reply.client.end();
+  });
+
+  test('a target and a Host that each add other text after a name and a colon are refused 400', async () => {
+    const reply = await absolute('http://localhost:evil.example/mcp', 'localhost:other.example');
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toEqual(HOST_TARGET);
+    reply.client.end();
+  });
+
+  test('a target and a Host with the same unclosed bracket are each read whole, agree, and are served', async () => {
+    // An unclosed bracket is compared as it is written (hostName); it is not the '' of a name
+    // followed by other text, which would disagree with every Host line.
+    const reply = await absolute('http://[::1/mcp', '[::1');
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toMatchObject({ id: 1, result: { tools: expect.any(Array) } });
+    reply.client.end();
+  });
+});
+
+describe.each([
+  ['createHttpHandler', (options: HttpHandlerOptions) => mount(createHttpHandler(basicServer(), options))],
+  [
+    'createFetchHandler',
+    (options: HttpHandlerOptions) => listenFetch(createFetchHandler(basicServer(), options)),
+  ],
+] as const)('%s with cors on', (_name, listen) => {
+  test('an OPTIONS request without Origin is no preflight, even asking for POST, and is refused 405', async () => {
+    // Only a page sends a preflight, and a page always sends Origin: without one this is a plain
+    // OPTIONS request, refused by the method rule, not by the Origin rule's 403.
+    mounted = await listen({ ...ADMIT_ALL, cors: {} });
+    const reply = await exchange(
+      mounted.port,
+      'OPTIONS /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccess-Control-Request-Method: POST\r\n\r\n',
+    );
+    expect(reply.status).toBe(405);
+    expect(reply.headers['allow']).toBe('POST');
+    expect(reply.headers['access-control-allow-origin']).toBeUndefined();
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid request: only POST is served here' },
+    });
+    reply.client.end();
+  });
+});
