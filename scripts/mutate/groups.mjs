@@ -81,7 +81,7 @@ export const groups = {
     coverageAnalysis: 'perTest',
   },
   'http-body': {
-    mutate: [`${src}/http/read-body.ts`, `${src}/http/media.ts`],
+    mutate: [`${src}/http/read-body.ts`, `${src}/http/body-bytes.ts`, `${src}/http/media.ts`],
     tests: httpTests,
     coverageAnalysis: 'perTest',
   },
@@ -97,6 +97,7 @@ export const groups = {
       `${test}/adversarial/logger-sweep.test.ts`,
       `${test}/http/origin-mutants.test.ts`,
       `${test}/http/host-hooks-throw.test.ts`,
+      `${test}/http/body-memory.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

@@ -10,6 +10,7 @@
  * list, and `setTimeout` is all the Web platform guarantees.
  */
 import { performance } from 'node:perf_hooks';
+import { BodyBytes } from './body-bytes.js';
 import type { BodyRead } from './read-body.js';
 
 export async function readStreamBody(
@@ -33,8 +34,7 @@ export async function readStreamBody(
     },
     Math.max(1, Math.ceil(deadline - performance.now())),
   );
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+  const gathered = new BodyBytes();
   try {
     for (;;) {
       let step: Awaited<ReturnType<typeof reader.read>>;
@@ -46,10 +46,9 @@ export async function readStreamBody(
         return lapsed ? { ok: false, reason: 'timeout' } : { ok: false, reason: 'aborted' };
       }
       if (lapsed || performance.now() > deadline) return stop('timeout');
-      if (step.done) return { ok: true, bytes: Buffer.concat(chunks, total) };
-      total += step.value.byteLength;
-      if (total > cap) return stop('too-large');
-      chunks.push(step.value);
+      if (step.done) return { ok: true, bytes: gathered.bytes() };
+      if (gathered.length + step.value.byteLength > cap) return stop('too-large');
+      gathered.append(step.value);
     }
   } finally {
     clearTimeout(timer);

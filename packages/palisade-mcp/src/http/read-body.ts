@@ -11,6 +11,7 @@
  */
 import { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { BodyBytes } from './body-bytes.js';
 
 export type BodyRead =
   | { readonly ok: true; readonly bytes: Buffer }
@@ -132,8 +133,7 @@ export function readBody(req: IncomingMessage, cap: number, deadline: number): B
 
 function listenForBody(req: IncomingMessage, cap: number, deadline: number): Promise<BodyRead> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const gathered = new BodyBytes();
     let done = false;
     const finish = (result: BodyRead): void => {
       if (done) return;
@@ -164,20 +164,20 @@ function listenForBody(req: IncomingMessage, cap: number, deadline: number): Pro
         finish({ ok: false, reason: 'timeout' });
         return;
       }
-      total += chunk.length;
-      // Node's parser stops at Content-Length, which was checked against the cap; this holds anyway.
-      if (total > cap) {
+      // Node's parser stops at Content-Length, which was checked against the cap; this holds anyway
+      // (HTTP/2 may declare no length).
+      if (gathered.length + chunk.length > cap) {
         finish({ ok: false, reason: 'too-large' });
         return;
       }
-      chunks.push(chunk);
+      gathered.append(chunk);
     }
     function onEnd(): void {
       if (performance.now() > deadline) {
         finish({ ok: false, reason: 'timeout' });
         return;
       }
-      finish({ ok: true, bytes: Buffer.concat(chunks, total) });
+      finish({ ok: true, bytes: gathered.bytes() });
     }
     // A client that goes away mid-body is no fault of the host's: it simply gets no answer.
     function onAbort(): void {

@@ -443,10 +443,15 @@ export class H2Peer {
 
   /**
    * Sends up to `total` DATA bytes (0x20) on the stream, never past the windows the server grants,
-   * in frames of at most 16,384 bytes. Returns the bytes sent once all are sent, the stream was
+   * in frames of at most `frameBytes` (16,384, the largest a peer must accept, by default; several
+   * small frames go out in one write). Returns the bytes sent once all are sent, the stream was
    * ended or reset by the server, or no new credit arrived for `quietMs` while blocked.
    */
-  async upload(streamId: number, total: number, { quietMs = 300, endStream = false } = {}): Promise<number> {
+  async upload(
+    streamId: number,
+    total: number,
+    { quietMs = 300, endStream = false, frameBytes = MAX_FRAME } = {},
+  ): Promise<number> {
     let quietSince = performance.now();
     for (;;) {
       const sent = this.sent(streamId);
@@ -460,7 +465,16 @@ export class H2Peer {
       const room = Math.min(total - sent, this.granted(streamId) - sent, this.connectionWindow, MAX_FRAME);
       if (room > 0) {
         const last = sent + room === total;
-        this.send(dataFrame(streamId, Buffer.alloc(room, 0x20), { endStream: last && endStream }));
+        const frames: Buffer[] = [];
+        for (let offset = 0; offset < room; offset += frameBytes) {
+          const size = Math.min(frameBytes, room - offset);
+          frames.push(
+            dataFrame(streamId, Buffer.alloc(size, 0x20), {
+              endStream: last && endStream && offset + size === room,
+            }),
+          );
+        }
+        this.send(Buffer.concat(frames));
         this.streamSent.set(streamId, sent + room);
         this.connectionWindow -= room;
         quietSince = performance.now();
