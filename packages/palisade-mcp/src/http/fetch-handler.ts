@@ -41,7 +41,7 @@ import { readStreamBody } from './fetch-body.js';
 import { fetchAuthorizeRequest, fetchHeaderIndex } from './fetch-request.js';
 import { StreamResponse } from './fetch-response.js';
 import { valuesOf } from './header-values.js';
-import { checkHost, originAllowed, targetDisagrees } from './host-origin.js';
+import { checkHost, originAllowed, targetDisagrees, targetPath } from './host-origin.js';
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from './http-options.js';
 import { isJsonContentType, readAccept } from './media.js';
 import { type HttpRefusal, REFUSALS } from './refusals.js';
@@ -76,6 +76,11 @@ export function createFetchHandler(server: Server, options: FetchHandlerOptions)
       return refusalResponse(REFUSALS.transportFault, carried.headers);
     }
   };
+}
+
+/** For a client that went away: nobody reads it, but a fetch handler must still return a Response. */
+function gone(): Response {
+  return new Response(null, { status: 400 });
 }
 
 function refusalResponse(refusal: HttpRefusal, headers: Readonly<Record<string, string>> = {}): Response {
@@ -125,7 +130,10 @@ async function serveFetch(
   const origin = valuesOf(headers, 'origin')[0];
   // The origin is ours (or absent): from here every answer is one a page may read.
   if (cors !== undefined) carried.headers = corsResponseHeaders(cors, origin);
-  if (options.path !== undefined && url.pathname !== options.path) return refuse(REFUSALS.notFound);
+  // The path as the runtime was handed it: `url.pathname` resolves `%2e` and dot segments, which
+  // @hono/node-server passes through as sent, and the node handler does not resolve either.
+  if (options.path !== undefined && targetPath(request.url) !== options.path)
+    return refuse(REFUSALS.notFound);
   if (cors !== undefined) {
     // `Headers` joins repeated Access-Control-Request-Method lines into one value holding a comma,
     // which is no method, so two lines are refused here as the node handler refuses them.
@@ -144,6 +152,8 @@ async function serveFetch(
   const seen = fetchAuthorizeRequest(request, headers);
   const admission = judgeAuthorize(await runAuthorize(() => options.authorize(seen), deadline), options);
   if (!admission.ok) return refuse(admission.refusal, admission.headers, admission.reason);
+  // The client left while authorize ran: nobody to answer, no body to wait for, nothing to run.
+  if (request.signal.aborted) return gone();
 
   const accept = readAccept(headers);
   if (!accept.json) return refuse(REFUSALS.notAcceptable);
@@ -163,12 +173,13 @@ async function serveFetch(
   if (!body.ok) {
     if (body.reason === 'timeout') return refuse(REFUSALS.readTimeout);
     if (body.reason === 'too-large') return refuse(REFUSALS.tooLarge);
-    // The client went away: nobody reads this, but a fetch handler must still return a Response.
-    return new Response(null, { status: 400 });
+    return gone();
   }
 
   const read = await bodyMessage(options, seen, body.bytes, deadline);
   if (!read.ok) return refuse(read.refusal, {}, read.reason);
+  // Gone while the body was read or judged (a runtime may hand over the bytes it had): not run.
+  if (request.signal.aborted) return gone();
 
   const sink = new StreamResponse();
   // Merged into the head whichever answer the core writes: JSON, 202, SSE or a late refusal.

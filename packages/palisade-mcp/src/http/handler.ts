@@ -46,7 +46,14 @@ import {
 } from './exchange-steps.js';
 import { trimOws } from './header-text.js';
 import { asciiLowerCase, indexHeaders, valuesOf } from './header-values.js';
-import { checkAuthority, checkHost, originAllowed, targetAuthority, targetDisagrees } from './host-origin.js';
+import {
+  checkAuthority,
+  checkHost,
+  originAllowed,
+  targetAuthority,
+  targetDisagrees,
+  targetPath,
+} from './host-origin.js';
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from './http-options.js';
 import { isJsonContentType, readAccept } from './media.js';
 import { clientGone, readBody } from './read-body.js';
@@ -79,11 +86,12 @@ export interface HttpHandler {
 
 const DECIMAL = /^[0-9]+$/;
 
-/** The target's path, before any query, compared exactly: `/mcp/` and `/MCP` are other paths. */
+/**
+ * The target's path, before any query, compared exactly: `/mcp/` and `/MCP` are other paths. An
+ * absolute-form target (`http://host/mcp`, which a server must accept) is judged by its path too.
+ */
 function pathMatches(url: string | undefined, path: string): boolean {
-  if (url === undefined) return false;
-  const query = url.indexOf('?');
-  return (query === -1 ? url : url.slice(0, query)) === path;
+  return url !== undefined && targetPath(url) === path;
 }
 
 export function createHttpHandler(server: Server, options: HttpHandlerOptions): HttpHandler {

@@ -43,6 +43,18 @@ export function targetAuthority(target: string | undefined): string | undefined 
 }
 
 /**
+ * The path of a request target as it was sent, before any query: origin-form as it is, absolute-form
+ * after its authority. Nothing is resolved: `/x/../mcp` and `/x/%2e%2e/mcp` are other paths than
+ * `/mcp`, as they are to a proxy in front that routes or blocks by prefix.
+ */
+export function targetPath(target: string): string {
+  const absolute = ABSOLUTE_FORM.exec(target);
+  const path = absolute === null ? target : target.slice(absolute[0].length);
+  const query = path.indexOf('?');
+  return query === -1 ? path : path.slice(0, query);
+}
+
+/**
  * Whether a target's authority names another host than the one `Host` line (ports aside), or no
  * readable host at all. RFC 9112 §3.2.2 has a server ignore `Host` for an absolute-form target; a
  * proxy in front may route by either, so when the two disagree nobody can say which host was asked
