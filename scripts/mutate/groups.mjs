@@ -14,7 +14,7 @@ const test = 'packages/palisade-mcp/test';
 // Not progress-rate.test.ts: it times the protocol's progress bucket (one step per 10 ms), a rule
 // of src/protocol/handler-context.ts, not of src/http; instrumented code runs its loop slower
 // than 10 ms and the dry run failed on it (2026-11-30).
-// Not body-memory.test.ts: it sends 200,000 one-byte DATA frames and reads the heap, seconds of
+// Not body-memory.test.ts: it sends 100,000 one-byte DATA frames and reads the heap, seconds of
 // instrumented work that every mutant of the body readers would repeat, for a bound (memory) that
 // the readers' functional tests already pin byte for byte.
 // The adversarial tests (test/adversarial) attack the transport from outside, in this process.

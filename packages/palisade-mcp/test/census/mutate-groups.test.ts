@@ -20,7 +20,7 @@ const PACKAGE = 'packages/palisade-mcp';
 
 /**
  * Left out of every group on purpose; groups.mjs says why (one times the protocol, not src/http;
- * the other measures the heap over 200,000 frames, too slow to repeat for every mutant).
+ * the other measures the heap over 100,000 frames, too slow to repeat for every mutant).
  */
 const LEFT_OUT = new Set([
   `${PACKAGE}/test/http/progress-rate.test.ts`,
