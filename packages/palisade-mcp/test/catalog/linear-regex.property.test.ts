@@ -42,25 +42,33 @@ const atom = fc.constantFrom(
 const assertion = fc.constantFrom('^', '$', '\\b', '\\B');
 
 /**
- * Quantifiers that repeat without bound. Nesting them is what makes a backtracking engine blow
- * up, and the oracle here is one: inside a group so quantified, groups get bounded ones only.
+ * Quantifiers that repeat without bound. Nesting quantifiers is what makes a backtracking engine
+ * blow up, and the oracle here is one: V8 took 14 s on an 8-character input for `\D*` in a `{2}`
+ * group in a `+?` group, and 139 s for optional and empty alternatives in a `{2,}` group (the test
+ * timed out on one random seed in CI, 2026-11-30). So inside a group that repeats without bound,
+ * every group and atom repeats an exact number of times, and no alternative is empty: the many
+ * ways of splitting the input that V8 would try stay few. Our engine gets those shapes anyway.
  */
 const UNBOUNDED = ['*', '+', '{2,}', '*?', '+?'];
 const BOUNDED = ['', '', '?', '{2}', '{0,2}', '{1,3}', '??', '{1,2}?'];
+const EXACT = ['', '', '{2}'];
 
 function sequence(depth: number, inLoop: boolean): fc.Arbitrary<string> {
-  const quantifiedAtom = fc.tuple(atom, fc.constantFrom(...BOUNDED, ...UNBOUNDED)).map(([a, q]) => a + q);
+  const quantifiers = inLoop ? EXACT : [...BOUNDED, ...UNBOUNDED];
+  const quantifiedAtom = fc.tuple(atom, fc.constantFrom(...quantifiers)).map(([a, q]) => a + q);
   const terms = [
     { arbitrary: quantifiedAtom, weight: 4 },
     { arbitrary: assertion, weight: 1 },
   ];
   if (depth > 1) terms.push({ arbitrary: group(depth - 1, inLoop), weight: 2 });
-  return fc.array(fc.oneof(...terms), { maxLength: 3 }).map((parts) => parts.join(''));
+  return fc
+    .array(fc.oneof(...terms), { minLength: inLoop ? 1 : 0, maxLength: 3 })
+    .map((parts) => parts.join(''));
 }
 
 function group(depth: number, inLoop: boolean): fc.Arbitrary<string> {
   return fc
-    .constantFrom(...BOUNDED, ...(inLoop ? [] : UNBOUNDED))
+    .constantFrom(...(inLoop ? EXACT : [...BOUNDED, ...UNBOUNDED]))
     .chain((quantifier) =>
       fc
         .tuple(fc.constantFrom('(', '(?:'), disjunction(depth, inLoop || UNBOUNDED.includes(quantifier)))
