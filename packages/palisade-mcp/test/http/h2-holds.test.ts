@@ -191,14 +191,16 @@ describe('connectionTimeoutMs', () => {
     const client = await peer(port, [[SETTING.INITIAL_WINDOW_SIZE, 0]]);
     const start = performance.now();
     sendEcho(client, 1);
-    await keepSending(client, () => pingFrame(), 50, 1_900);
+    await keepSending(client, () => pingFrame(), 50, 2_600);
     // The answer's HEADERS went out; its DATA never could.
     expect(client.statuses(1)).toEqual([200]);
     expect(client.body(1)).toBe('');
     expect(client.goaway()?.code).toBe(NO_ERROR);
-    // Live until its read deadline (200), then 300 without a live stream, then one 30 ms tick at most.
+    // Live until its read deadline (200), then 300 without a live stream, then one 30 ms tick: never
+    // before 490 ms. The upper bound only says it came: a CI run with four Node processes on two
+    // cores once saw it at 1,059 ms (2026-11-30), where a quiet machine sees about 530.
     expect((client.goaway()?.at ?? Number.POSITIVE_INFINITY) - start).toBeGreaterThanOrEqual(490);
-    expect((client.goaway()?.at ?? Number.POSITIVE_INFINITY) - start).toBeLessThan(700);
+    expect((client.goaway()?.at ?? Number.POSITIVE_INFINITY) - start).toBeLessThan(1_500);
     // Its stream still open, the session is destroyed 1,000 ms after the GOAWAY.
     expect(client.isClosed).toBe(true);
   });
