@@ -282,6 +282,34 @@ describe('a client that reads slowly but steadily', () => {
   });
 });
 
+/**
+ * Waits for the server to start writing, then reads like a slow but steady client through six
+ * windows of the drain deadline (90 s, fake timers): in each it takes 2 MiB first (the kernel wakes
+ * a writer only once a good part of its send buffer is free, not for every byte read). Resolves with
+ * the first chunks read, where the head is.
+ */
+async function readSteadily(socket: Socket, client: Socket): Promise<Buffer[]> {
+  while (socket.writableLength === 0) await sleep(5);
+  const first: Buffer[] = [];
+  for (let window = 0; window < 6; window++) {
+    let taken = 0;
+    while (taken < 2_097_152 && !socket.destroyed) {
+      for (
+        let chunk = client.read() as Buffer | null;
+        chunk !== null;
+        chunk = client.read() as Buffer | null
+      ) {
+        taken += chunk.length;
+        if (first.length < 4) first.push(chunk);
+      }
+      await sleep(5);
+    }
+    vi.advanceTimersByTime(DRAIN_TIMEOUT_MS);
+    await sleep(20);
+  }
+  return first;
+}
+
 describe('a client that reads one large JSON answer slowly but steadily', () => {
   // Written as one chunk, a JSON answer showed no progress until its last byte, and such a client
   // was cut with json-drain-timeout (found 2026-11-30 by a mutation-testing review).
@@ -310,23 +338,7 @@ describe('a client that reads one large JSON answer slowly but steadily', () => 
       post(call.body, { ...call.headers, Accept: 'application/json' }),
     );
     const socket = await serverSocket;
-    while (socket.writableLength === 0) await sleep(5);
-    // Six windows of the deadline, 90 s in all; in each the client takes 2 MiB first (the kernel
-    // wakes a writer only once a good part of its send buffer is free, not for every byte read).
-    for (let window = 0; window < 6; window++) {
-      let taken = 0;
-      while (taken < 2_097_152 && !socket.destroyed) {
-        for (
-          let chunk = client.read() as Buffer | null;
-          chunk !== null;
-          chunk = client.read() as Buffer | null
-        )
-          taken += chunk.length;
-        await sleep(5);
-      }
-      vi.advanceTimersByTime(DRAIN_TIMEOUT_MS);
-      await sleep(20);
-    }
+    await readSteadily(socket, client);
     expect(events).toEqual([]);
     expect(socket.destroyed).toBe(false);
   });
@@ -365,25 +377,7 @@ describe('a client that reads a stream ending in one large result slowly but ste
     });
     const client = silentClient(mounted?.port ?? 0, post(call.body, call.headers));
     const socket = await serverSocket;
-    while (socket.writableLength === 0) await sleep(5);
-    const chunks: Buffer[] = [];
-    // Six windows of the deadline, 90 s in all, the client taking 2 MiB in each (as above).
-    for (let window = 0; window < 6; window++) {
-      let taken = 0;
-      while (taken < 2_097_152 && !socket.destroyed) {
-        for (
-          let chunk = client.read() as Buffer | null;
-          chunk !== null;
-          chunk = client.read() as Buffer | null
-        ) {
-          taken += chunk.length;
-          if (chunks.length < 4) chunks.push(chunk);
-        }
-        await sleep(5);
-      }
-      vi.advanceTimersByTime(DRAIN_TIMEOUT_MS);
-      await sleep(20);
-    }
+    const chunks = await readSteadily(socket, client);
     expect(Buffer.concat(chunks).toString('latin1')).toContain('content-type: text/event-stream');
     expect(events).toEqual([]);
     expect(socket.destroyed).toBe(false);
