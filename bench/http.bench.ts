@@ -15,6 +15,9 @@
  *   npm run bench:http -- --quick           shorter windows, fewer requests and drippers
  *   npm run bench:http -- throughput --floor   also the bare echo plus the wire rules alone
  *   npm run bench:http -- memory drip       only the named parts (throughput, memory, drip)
+ *   npm run bench:http -- throughput --only=bare,palisade   only these throughput rows (bare, rules,
+ *                                           palisade, sdk-modern, sdk-legacy): quicker while tuning
+ *   BENCH_CHILD_FLAGS='--trace-gc' npm run bench:http -- throughput   Node flags for every server child
  *   npm run bench:http -- --drippers=4000   another number of drip connections
  *   npm run bench:http -- drip --read-timeout=15000   drips cut by the default body deadline
  *   npm run bench:http -- drip --drip-interval=3600000   connections that send a head, then nothing
@@ -49,6 +52,10 @@ const flag = (name: string): number | undefined => {
   return value === undefined ? undefined : Number(value.slice(name.length + 3));
 };
 const parts = args.filter((arg) => !arg.startsWith('--'));
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const runs = (part: string): boolean => parts.length === 0 || parts.includes(part);
 
 const config = {
@@ -110,23 +117,24 @@ interface Cell {
 }
 
 async function throughput(): Promise<void> {
-  const contenders: Contender[] = ['bare', 'palisade', 'sdk-modern', 'sdk-legacy'];
+  let contenders: Contender[] = ['bare', 'palisade', 'sdk-modern', 'sdk-legacy'];
   // `--floor`: also the bare echo plus the wire rules alone (bench/http/rules-floor.ts).
-  if (floor) contenders.push('rules');
+  if (floor || only?.includes('rules')) contenders.push('rules');
+  if (only !== undefined) contenders = contenders.filter((contender) => only.includes(contender));
   const settings: ServerSettings = { maxConnections: 1_024, readTimeoutMs: 15_000 };
   const servers = new Map<Contender, { child: ServerChild; port: number }>();
   for (const contender of contenders) servers.set(contender, await startServer(contender, settings));
 
-  const lines: Array<Pick<Cell, 'label' | 'contender' | 'revision'>> = [
-    { label: 'bare node:http (ceiling)', contender: 'bare', revision: '2026-07-28' },
-    ...(floor
-      ? [{ label: 'wire rules only (floor)', contender: 'rules', revision: '2026-07-28' } as const]
-      : []),
-    { label: 'palisade serve()', contender: 'palisade', revision: '2026-07-28' },
-    { label: 'sdk v2 createMcpHandler', contender: 'sdk-modern', revision: '2026-07-28' },
-    { label: 'palisade serve()', contender: 'palisade', revision: '2025-11-25' },
-    { label: 'sdk v2 transport, no session', contender: 'sdk-legacy', revision: '2025-11-25' },
-  ];
+  const lines = (
+    [
+      { label: 'bare node:http (ceiling)', contender: 'bare', revision: '2026-07-28' },
+      { label: 'wire rules only (floor)', contender: 'rules', revision: '2026-07-28' },
+      { label: 'palisade serve()', contender: 'palisade', revision: '2026-07-28' },
+      { label: 'sdk v2 createMcpHandler', contender: 'sdk-modern', revision: '2026-07-28' },
+      { label: 'palisade serve()', contender: 'palisade', revision: '2025-11-25' },
+      { label: 'sdk v2 transport, no session', contender: 'sdk-legacy', revision: '2025-11-25' },
+    ] as const
+  ).filter((line) => servers.has(line.contender));
   const cells: Cell[] = [];
   for (const method of ['tools/call', 'tools/list'] as const) {
     for (const line of lines) cells.push({ ...line, method, windows: [], loadCpu: 0 });
