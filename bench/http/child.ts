@@ -15,7 +15,12 @@ export class Child<Out extends { type: string }, In extends { type: string }> {
     args: readonly string[],
   ): Promise<{ child: Child<O, I>; ready: I }> {
     const child = fork(fileURLToPath(new URL(file, import.meta.url)), args, {
-      execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env['BENCH_CHILD_FLAGS']?.split(' ').filter(Boolean) ?? [])],
+      execArgv: [
+        '--import',
+        'tsx',
+        '--expose-gc',
+        ...(process.env['BENCH_CHILD_FLAGS']?.split(' ').filter(Boolean) ?? []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const handle = new Child<O, I>(child);

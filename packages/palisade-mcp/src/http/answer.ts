@@ -7,9 +7,15 @@
  */
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../options.js';
-import { type ExchangeIO, handleMessage } from '../protocol/core.js';
+import { type AnswerStage, type ExchangeIO, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
-import { classify, errorResponse, isValidId, type JsonRpcNotification } from '../protocol/jsonrpc.js';
+import {
+  classify,
+  errorResponse,
+  isValidId,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+} from '../protocol/jsonrpc.js';
 import { type ConnectionState, initialState } from '../protocol/state.js';
 import { LEGACY_REVISION, META_PROTOCOL_VERSION, MODERN_REVISION } from '../revisions.js';
 import type { Server } from '../server.js';
@@ -26,7 +32,7 @@ import { type HeaderIndex, valuesOf } from './header-values.js';
 import type { HttpLogEvent } from './http-options.js';
 import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS, WRITE_REFUSALS } from './refusals.js';
 import { writeEmpty, writeJson } from './respond.js';
-import { boundedWriter, type Overrun } from './sse-writer.js';
+import { type BoundedWriter, boundedWriter, type Overrun } from './sse-writer.js';
 import { statusOf } from './status.js';
 
 export interface AnswerInput {
@@ -100,124 +106,142 @@ function settle(input: AnswerInput): Settled {
   return { kind: 'run', state: initialState('http'), modern: false };
 }
 
-/**
- * The request's AbortController, made only when its signal is first read (most tools never read
- * it) or there is a cancel to carry: one per request was a measurable share of the work.
- */
-class LazyAbort {
-  #controller: AbortController | undefined;
-
-  get signal(): AbortSignal {
-    this.#controller ??= new AbortController();
-    return this.#controller.signal;
-  }
-
-  abort(): void {
-    this.#controller ??= new AbortController();
-    this.#controller.abort();
-  }
-}
-
-/** What the core borrows; `signal` read through to the LazyAbort only when asked for. */
-class HttpExchangeIO implements ExchangeIO {
-  readonly #cancel: LazyAbort;
-
-  constructor(
-    cancel: LazyAbort,
-    readonly auth: unknown,
-    readonly emit: (notification: JsonRpcNotification) => void,
-    readonly reportFault: (description: string, cause: unknown) => void,
-  ) {
-    this.#cancel = cancel;
-  }
-
-  get signal(): AbortSignal {
-    return this.#cancel.signal;
-  }
-}
-
 const OVERRUN_REFUSALS: Readonly<Record<Overrun, HttpRefusal>> = {
   queue: WRITE_REFUSALS.sseQueueFull,
   events: WRITE_REFUSALS.sseEventsQueued,
   stall: WRITE_REFUSALS.sseDrainTimeout,
 };
 
+function report(input: AnswerInput, refusal: HttpRefusal): void {
+  publishRefusal(refusal);
+  input.onLog({ kind: 'refusal', rule: refusal.rule, status: refusal.status });
+}
+
 export function answer(input: AnswerInput, res: ServerResponse): void {
-  const report = (refusal: HttpRefusal): void => {
-    publishRefusal(refusal);
-    input.onLog({ kind: 'refusal', rule: refusal.rule, status: refusal.status });
-  };
   const settled = settle(input);
   if (settled.kind === 'mismatch') {
     const id = isValidId(input.message['id']) ? input.message['id'] : undefined;
     // Reported like every other refusal (channel and onLog/logger): a client probing header
     // smuggling leaves a line in the host's log. The message is built from constants and names.
-    report(lateRefusal('header-mismatch', 400, -32020, settled.check.message));
+    report(input, lateRefusal('header-mismatch', 400, -32020, settled.check.message));
     writeJson(res, 400, JSON.stringify(errorResponse(id, -32020, settled.check.message)));
     return;
   }
   if (settled.modern && !input.mayStream && input.message['method'] === 'subscriptions/listen') {
     const id = isValidId(input.message['id']) ? input.message['id'] : undefined;
     const refusal = REFUSALS.listenNeedsStream;
-    report(refusal);
+    report(input, refusal);
     writeJson(res, refusal.status, JSON.stringify(errorResponse(id, refusal.code, refusal.message)));
     return;
   }
-  const cancel = new LazyAbort();
-  let gone = false;
-  let status = 200;
-  const writer = boundedWriter(res, (why: Overrun) => {
-    gone = true;
-    if (!writer.started) report({ ...WRITE_REFUSALS.jsonDrainTimeout, status });
-    else report(OVERRUN_REFUSALS[why]);
+  new HttpAnswer(input, res, settled.modern).run(settled.state);
+}
+
+/**
+ * One admitted message's answer, and what the core borrows for it (`ExchangeIO`): its members
+ * are methods and fields of one object, not closures made per request. The AbortController is
+ * made only when the signal is first read (most tools never read it) or there is a cancel to
+ * carry, and the bounded writer only when a notification is streamed or a JSON answer is left
+ * queued: one of each per request was a measurable share of the work.
+ */
+class HttpAnswer implements ExchangeIO {
+  readonly auth: unknown;
+  readonly reportFault: (description: string, cause: unknown) => void;
+  readonly #input: AnswerInput;
+  readonly #res: ServerResponse;
+  /** 2026-07-28: closing the response is the cancel. 2025-11-25: a disconnect is not one. */
+  readonly #modern: boolean;
+  #controller: AbortController | undefined = undefined;
+  #writer: BoundedWriter | undefined = undefined;
+  /** Nothing more is written: the client went away, or the writer gave up on it. */
+  #gone = false;
+  #status = 200;
+
+  constructor(input: AnswerInput, res: ServerResponse, modern: boolean) {
+    this.auth = input.auth;
+    this.reportFault = input.reportFault;
+    this.#input = input;
+    this.#res = res;
+    this.#modern = modern;
+  }
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  #abort(): void {
+    this.#controller ??= new AbortController();
+    this.#controller.abort();
+  }
+
+  #writerOf(): BoundedWriter {
+    this.#writer ??= boundedWriter(this.#res, (why) => this.#overrun(why));
+    return this.#writer;
+  }
+
+  /** The writer gave up on a client that does not read. */
+  #overrun(why: Overrun): void {
+    this.#gone = true;
+    // Stryker disable next-line OptionalChaining: the writer exists, it is the one giving up
+    if (this.#writer?.started !== true)
+      report(this.#input, { ...WRITE_REFUSALS.jsonDrainTimeout, status: this.#status });
+    else report(this.#input, OVERRUN_REFUSALS[why]);
     // The server gives up, on both revisions: the response can no longer be delivered, so the
     // work is wasted. (A 2025-11-25 client's own disconnect is still no cancel, below.)
-    cancel.abort();
-  });
-  res.once('close', () => {
-    if (res.writableFinished) return;
-    gone = true;
-    // 2026-07-28: closing the response is the cancel. 2025-11-25: a disconnect is not one.
-    if (settled.modern) cancel.abort();
-  });
-  const emit = (notification: JsonRpcNotification): void => {
-    if (gone || !input.mayStream) return;
+    this.#abort();
+  }
+
+  emit(notification: JsonRpcNotification): void {
+    if (this.#gone || !this.#input.mayStream) return;
     const encoded = encodeMessage(notification);
     if (!encoded.ok) {
-      input.reportFault(`a notification could not be serialized: ${encoded.reason}`, undefined);
+      this.#input.reportFault(`a notification could not be serialized: ${encoded.reason}`, undefined);
       return;
     }
-    writer.event(encoded.text);
-  };
-  const exchange = handleMessage(
-    input.server,
-    settled.state,
-    input.message,
-    new HttpExchangeIO(cancel, input.auth, emit, input.reportFault),
-  );
-  void exchange.response.then((response) => {
-    if (gone) return;
+    this.#writerOf().event(encoded.text);
+  }
+
+  run(state: ConnectionState): void {
+    const res = this.#res;
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      this.#gone = true;
+      if (this.#modern) this.#abort();
+    });
+    const exchange = handleMessage(this.#input.server, state, this.#input.message, this);
+    const response = exchange.response;
+    // A response the core settled at once is written at once: no promise, no turn waited.
+    if (response instanceof Promise) void response.then((settled) => this.#deliver(settled, exchange.stage));
+    else this.#deliver(response, exchange.stage);
+  }
+
+  #deliver(response: JsonRpcResponse | undefined, stage: AnswerStage): void {
+    if (this.#gone) return;
+    const res = this.#res;
+    const writer = this.#writer;
     if (response === undefined) {
-      if (writer.started) writer.end();
+      if (writer?.started === true) writer.end();
       else writeEmpty(res, 202);
       return;
     }
-    status = statusOf(response, exchange.stage);
+    this.#status = statusOf(response, stage);
     let encoded = encodeMessage(response);
     if (!encoded.ok) {
-      input.reportFault(`a response could not be serialized: ${encoded.reason}`, undefined);
+      this.#input.reportFault(`a response could not be serialized: ${encoded.reason}`, undefined);
       encoded = encodeMessage(internalError('id' in response ? response.id : undefined));
     }
     const text = encoded.ok
       ? encoded.text
       : // Stryker disable next-line StringLiteral: unreachable, internalError(id) always encodes
         '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}';
-    if (writer.started) writer.end(text);
+    if (writer?.started === true) writer.end(text);
     else {
       // One `end` of one result: the bytes are bounded by the result, as any JSON answer; only
-      // the deadline applies, so a client that never reads does not hold the connection.
-      writeJson(res, status, text);
-      writer.watchEnd();
+      // the deadline applies, so a client that never reads does not hold the connection. A
+      // small answer the connection took whole leaves nothing to watch.
+      writeJson(res, this.#status, text);
+      if (res.writableLength > 0) this.#writerOf().watchEnd();
     }
-  });
+  }
 }

@@ -18,9 +18,17 @@ export class BodyBytes {
   }
 
   append(chunk: Uint8Array): void {
+    // The first chunk is kept as it came when it is a buffer of its own (Node's HTTP parser copies
+    // each chunk into one): most bodies arrive whole and are then never copied. A view into a
+    // larger buffer is copied, so no chunk holds more memory than its bytes.
+    if (this.#length === 0 && Buffer.isBuffer(chunk) && chunk.byteLength === chunk.buffer.byteLength) {
+      this.#buffer = chunk;
+      this.#length = chunk.byteLength;
+      return;
+    }
     const needed = this.#length + chunk.byteLength;
+    // A kept first chunk is exactly full, so any byte more grows (copies) it before a write.
     if (needed > this.#buffer.byteLength) {
-      // The first chunk is taken at its own size: most bodies arrive whole, and are copied once.
       const grown = Buffer.allocUnsafe(Math.max(needed, 2 * this.#buffer.byteLength));
       this.#buffer.copy(grown, 0, 0, this.#length);
       this.#buffer = grown;
@@ -31,7 +39,8 @@ export class BodyBytes {
 
   /** The body as received: only the bytes written, never the buffer's unwritten tail. */
   bytes(): Buffer {
-    return this.#buffer.subarray(0, this.#length);
+    const buffer = this.#buffer;
+    return buffer.byteLength === this.#length ? buffer : buffer.subarray(0, this.#length);
   }
 }
 

@@ -67,29 +67,42 @@ export type MessageRead =
   | { readonly ok: true; readonly message: Record<string, unknown> }
   | ({ readonly ok: false } & Refused);
 
-/** The whole body, read: `authorizeBody` (if given) sees its bytes, then the bounded JSON reader decodes it. */
-export async function bodyMessage(
+/**
+ * The whole body, read: `authorizeBody` (if given) sees its bytes, then the bounded JSON reader
+ * decodes it. Settled at once (no promise) when there is no hook or the hook answers
+ * synchronously: the common request then decodes in the same turn its body arrived.
+ */
+export function bodyMessage(
   options: CheckedHttpOptions,
   request: AuthorizeRequest,
   bytes: Uint8Array,
   deadline: number,
-): Promise<MessageRead> {
-  if (options.authorizeBody !== undefined) {
-    const hook = options.authorizeBody;
-    // A copy: the hook may keep or change its bytes without touching what is decoded.
-    const verdict = await runAuthorize(() => hook(request, new Uint8Array(bytes)), deadline);
-    if (verdict.kind === 'fault') {
-      options.onFault('authorizeBody threw or rejected', verdict.cause);
-      return { ok: false, refusal: REFUSALS.authorizeBodyFault };
-    }
-    if (verdict.kind !== 'admit') {
-      return {
-        ok: false,
-        refusal: REFUSALS.authorizeBody,
-        reason: verdict.kind === 'refuse' ? verdict.reason : 'authorizeBody did not settle',
-      };
-    }
+): MessageRead | Promise<MessageRead> {
+  const hook = options.authorizeBody;
+  if (hook === undefined) return decodeBody(bytes);
+  // A copy: the hook may keep or change its bytes without touching what is decoded.
+  const verdict = runAuthorize(() => hook(request, new Uint8Array(bytes)), deadline);
+  return verdict instanceof Promise
+    ? verdict.then((settled) => judgeBody(options, settled, bytes))
+    : judgeBody(options, verdict, bytes);
+}
+
+function judgeBody(options: CheckedHttpOptions, verdict: Verdict, bytes: Uint8Array): MessageRead {
+  if (verdict.kind === 'fault') {
+    options.onFault('authorizeBody threw or rejected', verdict.cause);
+    return { ok: false, refusal: REFUSALS.authorizeBodyFault };
   }
+  if (verdict.kind !== 'admit') {
+    return {
+      ok: false,
+      refusal: REFUSALS.authorizeBody,
+      reason: verdict.kind === 'refuse' ? verdict.reason : 'authorizeBody did not settle',
+    };
+  }
+  return decodeBody(bytes);
+}
+
+function decodeBody(bytes: Uint8Array): MessageRead {
   const read = readJsonMessage(bytes);
   if (!read.ok) {
     const { rule, code, message } = read.refusal;

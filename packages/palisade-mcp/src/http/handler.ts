@@ -35,17 +35,18 @@ import {
 import { performance } from 'node:perf_hooks';
 import { MAX_MESSAGE_BYTES } from '../limits.js';
 import type { Server } from '../server.js';
-import { authorizeRequest, runAuthorize } from './authorize.js';
+import { authorizeRequest, runAuthorize, type Verdict } from './authorize.js';
 import { type CorsPolicy, corsPolicy, corsResponseHeaders, preflight, withVaryOrigin } from './cors.js';
 import {
   answerAdmitted,
   BODY_CONSUMED_FAULT,
   bodyMessage,
   judgeAuthorize,
+  type MessageRead,
   reportRefusal,
 } from './exchange-steps.js';
 import { trimOws } from './header-text.js';
-import { asciiLowerCase, indexHeaders, valuesOf } from './header-values.js';
+import { asciiLowerCase, type HeaderIndex, indexHeaders, valuesOf } from './header-values.js';
 import {
   checkAuthority,
   checkHost,
@@ -54,9 +55,14 @@ import {
   targetDisagrees,
   targetPath,
 } from './host-origin.js';
-import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from './http-options.js';
+import {
+  type AuthorizeRequest,
+  type CheckedHttpOptions,
+  checkHttpOptions,
+  type HttpHandlerOptions,
+} from './http-options.js';
 import { isJsonContentType, readAccept } from './media.js';
-import { clientGone, readBody } from './read-body.js';
+import { type BodyRead, clientGone, readBody } from './read-body.js';
 import { type HttpRefusal, REFUSALS } from './refusals.js';
 import { writePreflight, writeRefusal } from './respond.js';
 
@@ -103,12 +109,20 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
     // writeHead/write/end, req); the few differences are decided on the request's class.
     const req = anyReq as IncomingMessage;
     const res = anyRes as unknown as ServerResponse;
-    serve(server, checked, cors, req, res, invite).catch((cause: unknown) => {
-      // A bug of ours must not become an unhandled rejection and a request left hanging.
+    // A bug of ours must not become an uncaught exception, an unhandled rejection or a request
+    // left hanging, whether it is thrown at once or from a later step.
+    const fail = (cause: unknown): void => {
       checked.onFault('the HTTP transport failed while answering', cause);
       if (res.headersSent) res.destroy();
       else writeRefusal(res, REFUSALS.transportFault);
-    });
+    };
+    try {
+      new NodeExchange(server, checked, cors, req, res, invite).start()?.catch(fail);
+    } catch (cause) {
+      // Answered a microtask later, as a rejection would be: what a front already wrote is
+      // flushed by then (Node uncorks on the next tick), so a cut does not discard it.
+      queueMicrotask(() => fail(cause));
+    }
   };
   const handler = (req: HttpRequest, res: HttpResponse): void => run(req, res, false);
   return Object.assign(handler, {
@@ -127,101 +141,148 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
   });
 }
 
-async function serve(
-  server: Server,
-  options: CheckedHttpOptions,
-  cors: CorsPolicy | undefined,
-  req: IncomingMessage,
-  res: ServerResponse,
-  invite: boolean,
-): Promise<void> {
+/**
+ * One request's exchange: what the checks settled so far, and each step after the first as a
+ * method that runs at once when the step before it settled synchronously (a synchronous
+ * `authorize`, a body already buffered, no `authorizeBody`), and from a promise only when it did
+ * not. So the common request runs its checks, decode and dispatch in the turn its body arrived,
+ * with no async frame and no promise per step; one object per request carries what the closures
+ * of an async function would.
+ */
+class NodeExchange {
   // One budget for the whole exchange up to the last body byte, on the monotonic clock.
-  const deadline = performance.now() + options.readTimeoutMs;
+  readonly deadline: number;
   // Every header line, indexed once by lower-cased name, for every check below.
-  const headers = indexHeaders(req.rawHeaders);
-  const refuse = (refusal: HttpRefusal, headers: Record<string, string> = {}, reason?: string): void => {
-    reportRefusal(options.onLog, { refusal, reason });
-    writeRefusal(res, refusal, headers);
-  };
-
+  readonly headers: HeaderIndex;
   // By the object, not `httpVersionMajor`, which an HTTP/1.1 request line may set to 2 (see isHttp2).
-  const http2 = (req as unknown) instanceof Http2ServerRequest;
-  if (!http2 && req.httpVersion !== '1.1' && req.httpVersion !== '1.0') return refuse(REFUSALS.httpVersion);
-  const authority = req.headers[':authority'];
-  const host = http2
-    ? checkAuthority(typeof authority === 'string' ? authority : undefined, headers, options.allowedHosts)
-    : checkHost(headers, options.allowedHosts);
-  if (host === 'mismatch') return refuse(REFUSALS.hostAuthority);
-  if (host === 'repeated') return refuse(REFUSALS.hostRepeated);
-  // An absolute-form target (`POST http://evil.example/mcp`) is the host the RFC says to use.
-  if (!http2 && targetDisagrees(targetAuthority(req.url), headers)) return refuse(REFUSALS.hostTarget);
-  if (host === 'not-allowed') return refuse(REFUSALS.hostNotAllowed);
-  if (!originAllowed(headers, options.allowedOrigins)) return refuse(REFUSALS.originNotAllowed);
-  if (cors !== undefined) {
-    // The origin is ours (or absent): from here every answer, refusals and streams included, is
-    // one a page may read. Set on the response, so every later writeHead merges them.
-    const origin = valuesOf(headers, 'origin')[0];
-    for (const [name, value] of Object.entries(corsResponseHeaders(cors, origin)))
-      res.setHeader(name, name === 'vary' ? withVaryOrigin(res.getHeader('vary')) : value);
+  readonly http2: boolean;
+  request: AuthorizeRequest | undefined = undefined;
+  auth: unknown = undefined;
+  mayStream = false;
+
+  constructor(
+    readonly server: Server,
+    readonly options: CheckedHttpOptions,
+    readonly cors: CorsPolicy | undefined,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly invite: boolean,
+  ) {
+    this.deadline = performance.now() + options.readTimeoutMs;
+    this.headers = indexHeaders(req.rawHeaders);
+    this.http2 = (req as unknown) instanceof Http2ServerRequest;
   }
-  if (options.path !== undefined && !pathMatches(req.url, options.path)) return refuse(REFUSALS.notFound);
-  if (cors !== undefined) {
-    const verdict = preflight(
-      cors,
-      req.method,
-      valuesOf(headers, 'origin')[0],
-      valuesOf(headers, 'access-control-request-method'),
-    );
-    if (verdict.kind === 'refuse') return refuse(verdict.refusal, verdict.headers);
-    if (verdict.kind === 'answer') {
-      // Over HTTP/2 a body is announced by HEADERS without END_STREAM, with or without a length:
-      // writePreflight stops any stream the client is still sending on, and leaves a finished one.
-      const bodyDeclared =
-        http2 ||
-        req.headers['transfer-encoding'] !== undefined ||
-        (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
-      return writePreflight(res, verdict.headers, bodyDeclared);
+
+  refuse(refusal: HttpRefusal, headers: Record<string, string> = {}, reason?: string): void {
+    reportRefusal(this.options.onLog, { refusal, reason });
+    writeRefusal(this.res, refusal, headers);
+  }
+
+  /** Checks 1 to 3 (and CORS), then `authorize`. */
+  start(): void | Promise<void> {
+    const { options, cors, req, res, headers, http2 } = this;
+    if (!http2 && req.httpVersion !== '1.1' && req.httpVersion !== '1.0')
+      return this.refuse(REFUSALS.httpVersion);
+    const authority = req.headers[':authority'];
+    const host = http2
+      ? checkAuthority(typeof authority === 'string' ? authority : undefined, headers, options.allowedHosts)
+      : checkHost(headers, options.allowedHosts);
+    if (host === 'mismatch') return this.refuse(REFUSALS.hostAuthority);
+    if (host === 'repeated') return this.refuse(REFUSALS.hostRepeated);
+    // An absolute-form target (`POST http://evil.example/mcp`) is the host the RFC says to use.
+    if (!http2 && targetDisagrees(targetAuthority(req.url), headers)) return this.refuse(REFUSALS.hostTarget);
+    if (host === 'not-allowed') return this.refuse(REFUSALS.hostNotAllowed);
+    if (!originAllowed(headers, options.allowedOrigins)) return this.refuse(REFUSALS.originNotAllowed);
+    if (cors !== undefined) {
+      // The origin is ours (or absent): from here every answer, refusals and streams included, is
+      // one a page may read. Set on the response, so every later writeHead merges them.
+      const origin = valuesOf(headers, 'origin')[0];
+      for (const [name, value] of Object.entries(corsResponseHeaders(cors, origin)))
+        res.setHeader(name, name === 'vary' ? withVaryOrigin(res.getHeader('vary')) : value);
     }
-  }
-  if (req.method !== 'POST') return refuse(REFUSALS.method, { allow: 'POST' });
+    if (options.path !== undefined && !pathMatches(req.url, options.path))
+      return this.refuse(REFUSALS.notFound);
+    if (cors !== undefined) {
+      const verdict = preflight(
+        cors,
+        req.method,
+        valuesOf(headers, 'origin')[0],
+        valuesOf(headers, 'access-control-request-method'),
+      );
+      if (verdict.kind === 'refuse') return this.refuse(verdict.refusal, verdict.headers);
+      if (verdict.kind === 'answer') {
+        // Over HTTP/2 a body is announced by HEADERS without END_STREAM, with or without a length:
+        // writePreflight stops any stream the client is still sending on, and leaves a finished one.
+        const bodyDeclared =
+          http2 ||
+          req.headers['transfer-encoding'] !== undefined ||
+          (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+        return writePreflight(res, verdict.headers, bodyDeclared);
+      }
+    }
+    if (req.method !== 'POST') return this.refuse(REFUSALS.method, { allow: 'POST' });
 
-  const request = authorizeRequest(req);
-  // A synchronous hook's verdict comes back as is, with no deadline timer; awaiting it is one microtask.
-  const admission = judgeAuthorize(await runAuthorize(() => options.authorize(request), deadline), options);
-  if (!admission.ok) return refuse(admission.refusal, admission.headers, admission.reason);
-
-  const accept = readAccept(headers);
-  if (!accept.json) return refuse(REFUSALS.notAcceptable);
-  if (!isJsonContentType(headers)) return refuse(REFUSALS.mediaType);
-  if (req.headers['transfer-encoding'] !== undefined) return refuse(REFUSALS.chunked);
-  const length = req.headers['content-length'];
-  // HTTP/2 frames its own DATA: an undeclared length is counted by readBody instead.
-  if (length === undefined ? !http2 : !DECIMAL.test(length)) return refuse(REFUSALS.noLength);
-  if (length !== undefined && Number(length) > MAX_MESSAGE_BYTES) return refuse(REFUSALS.tooLarge);
-
-  // The client left while authorize ran: nobody to answer, no misuse to report, no body to wait for.
-  if (clientGone(req)) return;
-  // A body parser mounted in front of us already consumed the stream: a parse error would blame the client.
-  if (req.readableEnded || Reflect.get(req, 'body') !== undefined) {
-    options.onFault(BODY_CONSUMED_FAULT, undefined);
-    return refuse(REFUSALS.misuse);
-  }
-  if (invite) res.writeContinue();
-
-  const body = await readBody(req, MAX_MESSAGE_BYTES, deadline);
-  if (!body.ok) {
-    if (body.reason === 'timeout') return refuse(REFUSALS.readTimeout);
-    if (body.reason === 'too-large') return refuse(REFUSALS.tooLarge);
-    return; // The client went away: nobody to answer, and no fault of the host's.
+    const request = authorizeRequest(req);
+    this.request = request;
+    // A synchronous hook's verdict comes back as is, with no deadline timer, and is judged at once.
+    const verdict = runAuthorize(() => options.authorize(request), this.deadline);
+    return verdict instanceof Promise ? verdict.then((settled) => this.admit(settled)) : this.admit(verdict);
   }
 
-  const read = await bodyMessage(options, request, body.bytes, deadline);
-  if (!read.ok) return refuse(read.refusal, {}, read.reason);
+  /** `authorize`'s verdict, checks 5 to 7, then the body. */
+  admit(verdict: Verdict): void | Promise<void> {
+    const { options, req, res, headers, http2 } = this;
+    const admission = judgeAuthorize(verdict, options);
+    if (!admission.ok) return this.refuse(admission.refusal, admission.headers, admission.reason);
+    this.auth = admission.auth;
 
-  answerAdmitted(
-    server,
-    options,
-    { message: read.message, headers, auth: admission.auth, mayStream: accept.eventStream },
-    res,
-  );
+    const accept = readAccept(headers);
+    if (!accept.json) return this.refuse(REFUSALS.notAcceptable);
+    this.mayStream = accept.eventStream;
+    if (!isJsonContentType(headers)) return this.refuse(REFUSALS.mediaType);
+    if (req.headers['transfer-encoding'] !== undefined) return this.refuse(REFUSALS.chunked);
+    const length = req.headers['content-length'];
+    // HTTP/2 frames its own DATA: an undeclared length is counted by readBody instead.
+    if (length === undefined ? !http2 : !DECIMAL.test(length)) return this.refuse(REFUSALS.noLength);
+    if (length !== undefined && Number(length) > MAX_MESSAGE_BYTES) return this.refuse(REFUSALS.tooLarge);
+
+    // The client left while authorize ran: nobody to answer, no misuse to report, no body to wait for.
+    if (clientGone(req)) return;
+    // A body parser mounted in front of us already consumed the stream: a parse error would blame the client.
+    if (req.readableEnded || Reflect.get(req, 'body') !== undefined) {
+      options.onFault(BODY_CONSUMED_FAULT, undefined);
+      return this.refuse(REFUSALS.misuse);
+    }
+    if (this.invite) res.writeContinue();
+
+    const body = readBody(req, MAX_MESSAGE_BYTES, this.deadline);
+    return body instanceof Promise ? body.then((read) => this.received(read)) : this.received(body);
+  }
+
+  /** The body's bytes, then `authorizeBody` and the bounded JSON reader. */
+  received(body: BodyRead): void | Promise<void> {
+    if (!body.ok) {
+      if (body.reason === 'timeout') return this.refuse(REFUSALS.readTimeout);
+      if (body.reason === 'too-large') return this.refuse(REFUSALS.tooLarge);
+      return; // The client went away: nobody to answer, and no fault of the host's.
+    }
+    // Set with the verdict before any body is read: `start` returned at every path without it.
+    const request = this.request as AuthorizeRequest;
+    const read = bodyMessage(this.options, request, body.bytes, this.deadline);
+    return read instanceof Promise ? read.then((message) => this.decoded(message)) : this.decoded(read);
+  }
+
+  /** One decoded message: the core's answer. */
+  decoded(read: MessageRead): void {
+    if (!read.ok) {
+      this.refuse(read.refusal, {}, read.reason);
+      return;
+    }
+    answerAdmitted(
+      this.server,
+      this.options,
+      { message: read.message, headers: this.headers, auth: this.auth, mayStream: this.mayStream },
+      this.res,
+    );
+  }
 }
