@@ -5,22 +5,14 @@
  * the Streamable HTTP transport with `sessionIdGenerator: undefined`, a fresh server per request;
  * with `--floor`, also the bare echo plus the wire rules alone (rules-floor.ts).
  * Palisade is imported from its build: `npm run bench:http` runs `npm run build` first.
+ *
+ * Each child imports only the contender it serves (palisade-server.ts, sdk-servers.ts,
+ * rules-floor.ts): with the SDK's modules loaded beside it, the Palisade child's larger heap made
+ * V8 allocate its per-request objects in the old generation, and every young collection then
+ * took 7 to 9 ms instead of 0.7 (measured 2026-11-30, `BENCH_CHILD_FLAGS=--trace-gc`).
  */
 import { once } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
-import {
-  localhostHostValidation,
-  localhostOriginValidation,
-  type NodeIncomingMessageLike,
-  NodeStreamableHTTPServerTransport,
-  toNodeHandler,
-} from '@modelcontextprotocol/node';
-import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
-// The build, not the source: tsx compiles with esbuild's keepNames, which wraps every named
-// closure made per request in a `__name()` call; served from src/ Palisade measured ~19% slower.
-import { serve } from '../../packages/palisade-mcp/dist/http/serve.js';
-import { createServer, defineTool } from '../../packages/palisade-mcp/dist/index.js';
-import { rulesFloorServer } from './rules-floor.js';
 import { ECHO_DESCRIPTION, ECHO_SCHEMA, type Gate, HOLD_DESCRIPTION, HOLD_SCHEMA } from './tools.js';
 
 export const CONTENDERS = ['bare', 'rules', 'palisade', 'sdk-modern', 'sdk-legacy'] as const;
@@ -40,7 +32,7 @@ export interface ServerSettings {
   readonly readTimeoutMs: number;
 }
 
-async function listen(server: Server): Promise<Started> {
+export async function listen(server: Server): Promise<Started> {
   server.keepAliveTimeout = 5_000;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -94,105 +86,17 @@ function startBare(): Promise<Started> {
   return listen(server);
 }
 
-function startPalisade(gate: Gate, settings: ServerSettings): Promise<Started> {
-  const server = createServer({
-    name: 'bench',
-    version: '1.0.0',
-    tools: [
-      defineTool<{ text: string }>({
-        name: 'echo',
-        description: ECHO_DESCRIPTION,
-        inputSchema: ECHO_SCHEMA,
-        handler: ({ text }) => ({ content: [{ type: 'text', text }] }),
-      }),
-      defineTool<{ pad: string }>({
-        name: 'hold',
-        description: HOLD_DESCRIPTION,
-        inputSchema: HOLD_SCHEMA,
-        handler: async ({ pad }) => {
-          await gate.wait();
-          return { content: [{ type: 'text', text: String(pad.length) }] };
-        },
-      }),
-    ],
-  });
-  return serve(server, {
-    authorize: () => ({ ok: true }),
-    allowedOrigins: 'any',
-    maxConnections: settings.maxConnections,
-    readTimeoutMs: settings.readTimeoutMs,
-    requestTimeoutMs: settings.readTimeoutMs + 1_000,
-    onLog: () => {
-      refusals.count++;
-    },
-  }).then((serving) => ({ port: serving.port, close: serving.close }));
-}
-
-function sdkServer(gate: Gate): McpServer {
-  const server = new McpServer({ name: 'bench', version: '1.0.0' });
-  server.registerTool(
-    'echo',
-    { description: ECHO_DESCRIPTION, inputSchema: fromJsonSchema<{ text: string }>(ECHO_SCHEMA) },
-    ({ text }) => ({ content: [{ type: 'text', text }] }),
-  );
-  server.registerTool(
-    'hold',
-    { description: HOLD_DESCRIPTION, inputSchema: fromJsonSchema<{ pad: string }>(HOLD_SCHEMA) },
-    async ({ pad }) => {
-      await gate.wait();
-      return { content: [{ type: 'text', text: String(pad.length) }] };
-    },
-  );
-  return server;
-}
-
-// The SDK README's plain node:http wiring: Host and Origin guards in front, as Palisade checks both.
-const validateHost = localhostHostValidation();
-const validateOrigin = localhostOriginValidation();
-
-/** 2026-07-28: the SDK's stateless entry, a fresh server from the factory per request. */
-function startSdkModern(gate: Gate, settings: ServerSettings): Promise<Started> {
-  const handler = toNodeHandler(createMcpHandler(() => sdkServer(gate), { legacy: 'reject' }));
-  const server = createHttpServer({ requestTimeout: settings.readTimeoutMs }, (req, res) => {
-    if (!validateHost(req, res) || !validateOrigin(req, res)) return;
-    // The adapter's structural type predates exactOptionalPropertyTypes; node:http's objects fit it.
-    void handler(req as NodeIncomingMessageLike, res);
-  });
-  return listen(server);
-}
-
-/** 2025-11-25: the transport with `sessionIdGenerator: undefined`, JSON answers, a server per request. */
-function startSdkLegacy(gate: Gate, settings: ServerSettings): Promise<Started> {
-  const server = createHttpServer({ requestTimeout: settings.readTimeoutMs }, (req, res) => {
-    if (!validateHost(req, res) || !validateOrigin(req, res)) return;
-    const mcp = sdkServer(gate);
-    const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    mcp
-      .connect(transport)
-      .then(() => transport.handleRequest(req, res))
-      .catch(() => res.destroy());
-  });
-  return listen(server);
-}
-
-export function start(contender: Contender, gate: Gate, settings: ServerSettings): Promise<Started> {
+export async function start(contender: Contender, gate: Gate, settings: ServerSettings): Promise<Started> {
   switch (contender) {
     case 'bare':
       return startBare();
     case 'rules':
-      return listen(rulesFloorServer());
+      return listen((await import('./rules-floor.js')).rulesFloorServer());
     case 'palisade':
-      return startPalisade(gate, settings);
+      return (await import('./palisade-server.js')).startPalisade(gate, settings);
     case 'sdk-modern':
-      return startSdkModern(gate, settings);
+      return (await import('./sdk-servers.js')).startSdkModern(gate, settings);
     case 'sdk-legacy':
-      return startSdkLegacy(gate, settings);
+      return (await import('./sdk-servers.js')).startSdkLegacy(gate, settings);
   }
 }
