@@ -17,6 +17,8 @@ export async function readStreamBody(
   body: ReadableStream<Uint8Array> | null,
   cap: number,
   deadline: number,
+  /** The announced Content-Length, already held to the cap, when there is one (body-bytes.ts). */
+  declared?: number,
 ): Promise<BodyRead> {
   // A POST with no body at all reads as zero bytes; the JSON reader then names what is missing.
   if (body === null) return { ok: true, bytes: Buffer.alloc(0) };
@@ -34,7 +36,7 @@ export async function readStreamBody(
     },
     Math.max(1, Math.ceil(deadline - performance.now())),
   );
-  const gathered = new BodyBytes();
+  const gathered = new BodyBytes(declared);
   try {
     for (;;) {
       let step: Awaited<ReturnType<typeof reader.read>>;

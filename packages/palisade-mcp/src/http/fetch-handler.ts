@@ -169,7 +169,12 @@ async function serveFetch(
     options.onFault(BODY_CONSUMED_FAULT, undefined);
     return refuse(REFUSALS.misuse);
   }
-  const body = await readStreamBody(request.body, MAX_MESSAGE_BYTES, deadline);
+  const body = await readStreamBody(
+    request.body,
+    MAX_MESSAGE_BYTES,
+    deadline,
+    length === undefined ? undefined : Number(length),
+  );
   if (!body.ok) {
     if (body.reason === 'timeout') return refuse(REFUSALS.readTimeout);
     if (body.reason === 'too-large') return refuse(REFUSALS.tooLarge);

@@ -133,7 +133,9 @@ export function readBody(req: IncomingMessage, cap: number, deadline: number): B
 
 function listenForBody(req: IncomingMessage, cap: number, deadline: number): Promise<BodyRead> {
   return new Promise((resolve) => {
-    const gathered = new BodyBytes();
+    // The handler has refused a length over the cap; an absent or unreadable one bounds nothing.
+    const declared = Number(req.headers['content-length']);
+    const gathered = new BodyBytes(Number.isSafeInteger(declared) && declared <= cap ? declared : undefined);
     let done = false;
     const finish = (result: BodyRead): void => {
       if (done) return;

@@ -6,15 +6,18 @@
  * (found by review 2026-11-30). The heap is read after a full collection, before and while the
  * body is held: `gc` is reached through V8's own flag, as the test runner starts Node without it.
  */
+
+import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createAdaptorServer } from '@hono/node-server';
 import { afterEach, expect, test } from 'vitest';
 import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { createHttpHandler } from '../../src/http/handler.js';
+import { bundledFixture } from '../support/fixture-bundles.js';
 import { H2Peer, headersFrame, postFields } from '../support/h2-frames.js';
 import { ADMIT_ALL, basicServer, modernRequest } from '../support/http-peer.js';
 
@@ -81,3 +84,53 @@ test.each([
     expect(held).toBeLessThan(HELD_BOUND_BYTES);
   },
 );
+
+/** Connections each holding a 1 MiB body one byte short of its end. */
+const HOLDERS = 4;
+const MIB = 1_048_576;
+
+test('a 1 MiB body announced by Content-Length and sent in 64 KiB writes is held in a buffer of its own size, not twice it', {
+  tags: ['threat-model'],
+}, async () => {
+  // The server runs in a process of its own: Buffers are counted per process, and this runner's
+  // other files allocate their own while this one waits.
+  const child = fork(bundledFixture('serve-http-memory'), [], { execArgv: ['--expose-gc'], stdio: 'ignore' });
+  const sockets: Socket[] = [];
+  const ask = async (): Promise<number> => {
+    child.send('memory');
+    const [reply] = (await once(child, 'message')) as [{ arrayBuffers: number }];
+    return reply.arrayBuffers;
+  };
+  try {
+    const [{ port }] = (await once(child, 'message')) as [{ port: number }];
+    const before = await ask();
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${MIB}\r\n\r\n`;
+    for (let i = 0; i < HOLDERS; i++) {
+      const socket = connect(port, '127.0.0.1');
+      sockets.push(socket);
+      await once(socket, 'connect');
+      socket.write(head);
+      // All but the last byte: the server holds what it has read, and answers nothing yet.
+      for (let sent = 0; sent < MIB - 1; sent += 65_536)
+        socket.write(Buffer.alloc(Math.min(65_536, MIB - 1 - sent), 0x20));
+    }
+    await Promise.all(
+      sockets.map((socket) => (socket.writableLength === 0 ? undefined : once(socket, 'drain'))),
+    );
+    // The server has read everything once two readings 200 ms apart agree.
+    let last = -1;
+    let now = await ask();
+    for (let tries = 0; now !== last && tries < 25; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      last = now;
+      now = await ask();
+    }
+    const held = (now - before) / HOLDERS;
+    // Doubling from the first chunk, a buffer passes 1 MiB by a few bytes and grows to 2 MiB.
+    expect(held).toBeGreaterThan(0.9 * MIB);
+    expect(held).toBeLessThan(1.25 * MIB);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    child.kill();
+  }
+});

@@ -14,7 +14,12 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 
 /** The fixture servers global-setup.ts compiles: every `test/fixtures/serve-*.ts`. */
-export type StdioFixture = 'serve-stdio' | 'serve-changes' | 'serve-telemetry-stdio' | 'serve-typed';
+export type StdioFixture =
+  | 'serve-stdio'
+  | 'serve-changes'
+  | 'serve-telemetry-stdio'
+  | 'serve-typed'
+  | 'serve-http-memory';
 
 /** The path of the compiled fixture, for `spawn(process.execPath, [path, ...args])`. */
 export function bundledFixture(name: StdioFixture): string {
