@@ -7,9 +7,9 @@
  * Palisade is imported from its build: `npm run bench:http` runs `npm run build` first.
  *
  * Each child imports only the contender it serves (palisade-server.ts, sdk-servers.ts,
- * rules-floor.ts): with the SDK's modules loaded beside it, the Palisade child's larger heap made
- * V8 allocate its per-request objects in the old generation, and every young collection then
- * took 7 to 9 ms instead of 0.7 (measured 2026-11-30, `BENCH_CHILD_FLAGS=--trace-gc`).
+ * rules-floor.ts): with the SDK's modules loaded beside it, V8's allocation-site pretenuring began
+ * placing the Palisade child's per-request objects in the old generation, and every young
+ * collection then took 7 to 9 ms instead of 0.7 (measured 2026-11-30, `BENCH_CHILD_FLAGS=--trace-gc`).
  */
 import { once } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
