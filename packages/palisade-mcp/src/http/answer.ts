@@ -239,9 +239,11 @@ class HttpAnswer implements ExchangeIO {
     else {
       // One `end` of one result: the bytes are bounded by the result, as any JSON answer; only
       // the deadline applies, so a client that never reads does not hold the connection. A
-      // small answer the connection took whole leaves nothing to watch.
+      // small answer the connection took whole leaves nothing to watch. An `end` a front has
+      // replaced (compression middleware ends the response only once its stream has) is not
+      // ended yet, and nothing is queued yet either: it is watched.
       writeJson(res, this.#status, text);
-      if (res.writableLength > 0) this.#writerOf().watchEnd();
+      if (res.writableLength > 0 || !res.writableEnded) this.#writerOf().watchEnd();
     }
   }
 }

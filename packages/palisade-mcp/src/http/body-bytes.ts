@@ -12,6 +12,7 @@ export class BodyBytes {
   #buffer: Buffer = EMPTY;
   #length = 0;
   readonly #declared: number;
+  readonly #keepFirst: boolean;
 
   /**
    * `declared` is the length the request announced (already held to the cap), when it announced
@@ -20,8 +21,9 @@ export class BodyBytes {
    * memory bench 2026-11-30). Bytes past it, from a parser that does not hold a body to its
    * length, still grow the buffer as before.
    */
-  constructor(declared?: number) {
+  constructor(declared?: number, keepFirst = false) {
     this.#declared = declared ?? 0;
+    this.#keepFirst = keepFirst;
   }
 
   /** Bytes gathered so far. */
@@ -30,10 +32,18 @@ export class BodyBytes {
   }
 
   append(chunk: Uint8Array): void {
-    // The first chunk is kept as it came when it is a buffer of its own (Node's HTTP parser copies
-    // each chunk into one): most bodies arrive whole and are then never copied. A view into a
-    // larger buffer is copied, so no chunk holds more memory than its bytes.
-    if (this.#length === 0 && Buffer.isBuffer(chunk) && chunk.byteLength === chunk.buffer.byteLength) {
+    // With `keepFirst`, for a source known to hand over a new buffer per chunk (Node's HTTP
+    // parsers: `read-body.ts`), the first chunk is kept as it came when it owns its whole buffer:
+    // most bodies arrive whole and are then never copied. A view into a larger buffer is copied,
+    // so no chunk holds more memory than its bytes. A fetch runtime's stream is not known to: an
+    // adapter may reuse its buffer for the next read, and what `authorizeBody` was shown would
+    // then not be what is decoded.
+    if (
+      this.#keepFirst &&
+      this.#length === 0 &&
+      Buffer.isBuffer(chunk) &&
+      chunk.byteLength === chunk.buffer.byteLength
+    ) {
       this.#buffer = chunk;
       this.#length = chunk.byteLength;
       return;

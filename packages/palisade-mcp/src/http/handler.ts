@@ -274,6 +274,10 @@ class NodeExchange {
 
   /** One decoded message: the core's answer. */
   decoded(read: MessageRead): void {
+    // The client left while an asynchronous `authorizeBody` ran: nothing is run for nobody (its
+    // 'close' came before the answer could listen for it, so nothing would cancel the run). A
+    // request read to its end is not `aborted`; its response is destroyed with the connection.
+    if (clientGone(this.req) || this.res.destroyed) return;
     if (!read.ok) {
       this.refuse(read.refusal, {}, read.reason);
       return;

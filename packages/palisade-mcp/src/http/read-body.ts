@@ -135,7 +135,11 @@ function listenForBody(req: IncomingMessage, cap: number, deadline: number): Pro
   return new Promise((resolve) => {
     // The handler has refused a length over the cap; an absent or unreadable one bounds nothing.
     const declared = Number(req.headers['content-length']);
-    const gathered = new BodyBytes(Number.isSafeInteger(declared) && declared <= cap ? declared : undefined);
+    // Node's HTTP/1 and HTTP/2 readers hand over a new buffer per chunk, so the first is kept, not copied.
+    const gathered = new BodyBytes(
+      Number.isSafeInteger(declared) && declared <= cap ? declared : undefined,
+      true,
+    );
     let done = false;
     const finish = (result: BodyRead): void => {
       if (done) return;

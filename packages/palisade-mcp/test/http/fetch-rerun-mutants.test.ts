@@ -41,6 +41,40 @@ function paddedList(size: number): string {
   return LIST.body + ' '.repeat(size - Buffer.byteLength(LIST.body));
 }
 
+describe('the fetch handler: a stream that reuses its buffer', () => {
+  test('is read as it was sent: each chunk is copied as it comes, none kept to be overwritten', async () => {
+    const handler = createFetchHandler(basicServer(), ADMIT_ALL);
+    const bytes = Buffer.from(paddedList(2 * 1_000));
+    // One buffer of its own, refilled for every chunk, as an adapter over a reused receive buffer does.
+    const reused = Buffer.alloc(1_000);
+    const halves = [bytes.subarray(0, 1_000), bytes.subarray(1_000)];
+    // No queue of its own (high-water mark 0): the buffer is refilled only when the reader asks.
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          const next = halves.shift();
+          if (next === undefined) controller.close();
+          else {
+            next.copy(reused);
+            controller.enqueue(reused);
+          }
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const response = await handler(
+      new Request(URL_MCP, {
+        method: 'POST',
+        headers: listHeaders(),
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(response.status).toBe(200);
+    expect(JSON.parse(await response.text())).toMatchObject({ id: 1, result: { tools: expect.any(Array) } });
+  });
+});
+
 describe('the fetch handler: the 1 MiB bound counted over every chunk', () => {
   test('a body of 1 MiB and one byte in two chunks, no Content-Length, is refused 413 and its stream cancelled', async () => {
     const handler = createFetchHandler(basicServer(), ADMIT_ALL);

@@ -10,6 +10,7 @@ import { connect, createServer as createHttp2Server, type Http2Server } from 'no
 import { afterEach, describe, expect, test } from 'vitest';
 import { createHttpHandler, type HttpHandlerOptions, type HttpLogEvent } from '../../src/http/handler.js';
 import { type Serving, serve } from '../../src/http/serve.js';
+import { createServer, defineTool } from '../../src/index.js';
 import { dataFrame, H2Peer, headersFrame, postFields } from '../support/h2-frames.js';
 import {
   ADMIT_ALL,
@@ -600,4 +601,54 @@ test('on the HTTP/2 core API a CONNECT, which has no path, is answered 404 by a 
     h2.close();
     await once(h2, 'close');
   }
+});
+
+describe('a client that leaves while an asynchronous authorizeBody judges its body', () => {
+  test('has its tool never run', async () => {
+    const calls: string[] = [];
+    const server = createServer({
+      name: 'record',
+      version: '1',
+      tools: [
+        defineTool({
+          name: 'record',
+          inputSchema: { type: 'object' },
+          handler: () => {
+            calls.push('record');
+            return { content: [{ type: 'text', text: 'ran' }] };
+          },
+        }),
+      ],
+    });
+    let judged: () => void = () => {};
+    const judging = new Promise<void>((resolve) => {
+      judged = resolve;
+    });
+    let leave: () => void = () => {};
+    const left = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    const handler = createHttpHandler(server, {
+      ...ADMIT_ALL,
+      // Admits only once the client has gone.
+      authorizeBody: async () => {
+        judged();
+        await left;
+        return { ok: true };
+      },
+    });
+    mounted = await mount((req, res) => {
+      req.once('close', () => setTimeout(leave, 20));
+      handler(req, res);
+    });
+    const call = modernRequest(1, 'tools/call', { name: 'record', arguments: {} });
+    const client = new RawClient(mounted.port);
+    client.send(post(call.body, call.headers));
+    await judging;
+    client.end();
+    await left;
+    // Given a turn of the loop, a tool dispatched after the client left would have run by now.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toEqual([]);
+  });
 });

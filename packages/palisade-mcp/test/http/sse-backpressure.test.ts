@@ -241,6 +241,60 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
   });
 });
 
+describe('behind a front that replaces write and end (as compression middleware does)', () => {
+  test('a JSON answer the client never reads is still cut at the drain deadline', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const events = listenRefusals();
+    const big = 'y'.repeat(16 * 1_048_576);
+    const server = createServer({
+      name: 'big',
+      version: '1',
+      tools: [
+        defineTool({
+          name: 'big',
+          inputSchema: { type: 'object' },
+          handler: () => ({ content: [{ type: 'text', text: big }] }),
+        }),
+      ],
+    });
+    const handler = createHttpHandler(server, ADMIT_ALL);
+    mounted = await mount((req, res) => {
+      // The front keeps what it is handed and writes it on a later turn, so when the handler's
+      // `end` returns nothing is queued on the response and it has not ended.
+      const held: Array<string | Buffer> = [];
+      const write = res.write.bind(res);
+      const end = res.end.bind(res);
+      res.write = ((chunk: string | Buffer) => {
+        held.push(chunk);
+        return true;
+      }) as typeof res.write;
+      res.end = ((chunk?: string | Buffer) => {
+        if (chunk !== undefined) held.push(chunk);
+        setImmediate(() => {
+          for (const part of held) write(part);
+          end();
+        });
+        return res;
+      }) as typeof res.end;
+      handler(req, res);
+    });
+    const serverSocket = once(mounted.server, 'connection').then(([socket]) => socket as Socket);
+    const call = modernRequest(1, 'tools/call', { name: 'big', arguments: {} });
+    silentClient(mounted.port, post(call.body, { ...call.headers, Accept: 'application/json' }));
+    const socket = await serverSocket;
+    const closed = once(socket, 'close');
+    await until(() => socket.writableLength > 0);
+
+    for (let window = 0; window < 5 && !socket.destroyed; window++) {
+      await sleep(50);
+      vi.advanceTimersByTime(DRAIN_TIMEOUT_MS);
+    }
+    await Promise.race([closed, sleep(1_000)]);
+    expect(socket.destroyed).toBe(true);
+    expect(events).toEqual([{ rule: 'json-drain-timeout', status: 200, code: 0 }]);
+  });
+});
+
 describe('a client that reads slowly but steadily', () => {
   test('is served the whole stream, more bytes than the queue bound', {
     tags: ['threat-model'],
