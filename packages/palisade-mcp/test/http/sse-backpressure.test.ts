@@ -242,7 +242,9 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
 });
 
 describe('behind a front that replaces write and end (as compression middleware does)', () => {
-  test('a JSON answer the client never reads is still cut at the drain deadline', async () => {
+  test('a JSON answer the client never reads is still cut at the drain deadline', {
+    tags: ['threat-model'],
+  }, async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const events = listenRefusals();
     const big = 'y'.repeat(16 * 1_048_576);
