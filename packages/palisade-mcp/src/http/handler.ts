@@ -158,6 +158,7 @@ class NodeExchange {
   readonly http2: boolean;
   request: AuthorizeRequest | undefined = undefined;
   auth: unknown = undefined;
+  // Stryker disable next-line BooleanLiteral: `admit` sets it before any path that reads it
   mayStream = false;
 
   constructor(
