@@ -256,7 +256,12 @@ class NodeExchange {
     }
     if (this.invite) res.writeContinue();
 
-    const body = readBody(req, MAX_MESSAGE_BYTES, this.deadline);
+    const body = readBody(
+      req,
+      MAX_MESSAGE_BYTES,
+      this.deadline,
+      length === undefined ? undefined : Number(length),
+    );
     return body instanceof Promise ? body.then((read) => this.received(read)) : this.received(body);
   }
 

@@ -99,7 +99,12 @@ const TOO_LARGE: BodyRead = Object.freeze({ ok: false, reason: 'too-large' });
  * length, a stream already flowing or decoding to text, a body still arriving) is undefined here
  * and read by listening.
  */
-function takeBuffered(req: IncomingMessage, cap: number, deadline: number): BodyRead | undefined {
+function takeBuffered(
+  req: IncomingMessage,
+  cap: number,
+  deadline: number,
+  declared: number | undefined,
+): BodyRead | undefined {
   // Stryker disable next-line LogicalOperator: the handler reads a request nobody has read, paused or decoded
   if (!(req instanceof IncomingMessage) || req.readableFlowing !== null || req.readableEncoding !== null)
     return undefined;
@@ -109,9 +114,9 @@ function takeBuffered(req: IncomingMessage, cap: number, deadline: number): Body
   // then never closed (test/http/keep-alive-idle.test.ts).
   if (!req.complete) return undefined;
   // The handler has refused any Transfer-Encoding and a missing or non-decimal Content-Length by
-  // now; read on its own, an absent one is NaN here and matches no length.
+  // now; an undeclared length (HTTP/2) matches no buffered length.
   const length = req.readableLength;
-  if (length !== Number(req.headers['content-length'])) return undefined;
+  if (length !== declared) return undefined;
   if (performance.now() > deadline) return TIMEOUT;
   if (length > cap) return TOO_LARGE;
   // Not flowing, so `read()` hands over everything buffered, as one Buffer (none when empty).
@@ -125,21 +130,27 @@ function takeBuffered(req: IncomingMessage, cap: number, deadline: number): Body
 
 /**
  * The body, or why there is none. A body already buffered whole is answered at once (not a
- * promise); otherwise the bytes are awaited under the deadline.
+ * promise); otherwise the bytes are awaited under the deadline. `declared` is the Content-Length
+ * the handler has already read as decimal and held to the cap, when the request announced one.
  */
-export function readBody(req: IncomingMessage, cap: number, deadline: number): BodyRead | Promise<BodyRead> {
-  return takeBuffered(req, cap, deadline) ?? listenForBody(req, cap, deadline);
+export function readBody(
+  req: IncomingMessage,
+  cap: number,
+  deadline: number,
+  declared: number | undefined,
+): BodyRead | Promise<BodyRead> {
+  return takeBuffered(req, cap, deadline, declared) ?? listenForBody(req, cap, deadline, declared);
 }
 
-function listenForBody(req: IncomingMessage, cap: number, deadline: number): Promise<BodyRead> {
+function listenForBody(
+  req: IncomingMessage,
+  cap: number,
+  deadline: number,
+  declared: number | undefined,
+): Promise<BodyRead> {
   return new Promise((resolve) => {
-    // The handler has refused a length over the cap; an absent or unreadable one bounds nothing.
-    const declared = Number(req.headers['content-length']);
     // Node's HTTP/1 and HTTP/2 readers hand over a new buffer per chunk, so the first is kept, not copied.
-    const gathered = new BodyBytes(
-      Number.isSafeInteger(declared) && declared <= cap ? declared : undefined,
-      true,
-    );
+    const gathered = new BodyBytes(declared, true);
     let done = false;
     const finish = (result: BodyRead): void => {
       if (done) return;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type BodyRead, readBody } from '../../src/http/read-body.js';
-import { post, RawClient } from '../support/http-peer.js';
+import { declaredLength, post, RawClient } from '../support/http-peer.js';
 
 const CAP = 1_048_576;
 
@@ -42,7 +42,7 @@ async function listen(
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const ended = once(req, 'end').then(() => undefined);
     const go = async (): Promise<void> => {
-      const pending = readBody(req, cap, performance.now() + deadlineMs);
+      const pending = readBody(req, cap, performance.now() + deadlineMs, declaredLength(req));
       const sync = !(pending instanceof Promise);
       const read = await pending;
       seen.push({ sync, read, ended });

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type BodyRead, readBody } from '../../src/http/read-body.js';
-import { post, RawClient } from '../support/http-peer.js';
+import { declaredLength, post, RawClient } from '../support/http-peer.js';
 
 const CAP = 1_048_576;
 /** Far beyond any test here: a read given it lapses only if the bookkeeping is wrong. */
@@ -72,7 +72,7 @@ function readAsPlanned(req: IncomingMessage, end: (text: string | Buffer) => voi
   const { plan } = slot;
   const go = (): void => {
     if (plan.stallMs !== undefined && plan.stallFirst === true) stallOnFirstChunk(req, plan.stallMs);
-    const pending = readBody(req, plan.cap ?? CAP, performance.now() + plan.deadlineMs);
+    const pending = readBody(req, plan.cap ?? CAP, performance.now() + plan.deadlineMs, declaredLength(req));
     if (plan.stallMs !== undefined && plan.stallFirst !== true) stallOnFirstChunk(req, plan.stallMs);
     slot.begin();
     Promise.resolve(pending).then(

@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import {
   createServer as createHttpServer,
+  type IncomingMessage,
   type Server as NodeHttpServer,
   type RequestListener,
 } from 'node:http';
@@ -208,4 +209,10 @@ export async function exchange(
   client.send(bytes);
   const response = await client.response();
   return { ...response, client };
+}
+
+/** A request's Content-Length as the handler hands it to `readBody`: a number, or undefined when absent. */
+export function declaredLength(req: IncomingMessage): number | undefined {
+  const length = req.headers['content-length'];
+  return length === undefined ? undefined : Number(length);
 }
