@@ -12,10 +12,18 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { createServer, defineTool, type Server } from '../../src/index.js';
+import { createServer, defineTool } from '../../src/index.js';
 import { MAX_MESSAGE_BYTES } from '../../src/limits.js';
 import { mountFetchHandler } from '../support/fetch-peer.js';
-import { ADMIT_ALL, basicServer, exchange, type Mounted, modernRequest, post } from '../support/http-peer.js';
+import {
+  ADMIT_ALL,
+  basicServer,
+  exchange,
+  type Mounted,
+  modernRequest,
+  post,
+  recordingServer,
+} from '../support/http-peer.js';
 
 const LIST = modernRequest(1, 'tools/list');
 const URL_MCP = 'http://127.0.0.1/mcp';
@@ -208,25 +216,6 @@ describe('the fetch handler: a client gone before the answer’s head', () => {
 
 describe('the fetch handler: a client gone before the tool is run', () => {
   /** A server whose one tool records each call: nothing the host wrote runs for a client gone. */
-  function recording(): { server: Server; calls: string[] } {
-    const calls: string[] = [];
-    const server = createServer({
-      name: 'record',
-      version: '1',
-      tools: [
-        defineTool({
-          name: 'record',
-          inputSchema: { type: 'object' },
-          handler: () => {
-            calls.push('record');
-            return { content: [{ type: 'text', text: 'ran' }] };
-          },
-        }),
-      ],
-    });
-    return { server, calls };
-  }
-
   const RECORD = modernRequest(1, 'tools/call', { name: 'record', arguments: {} });
 
   function recordRequest(signal: AbortSignal): Request {
@@ -239,7 +228,7 @@ describe('the fetch handler: a client gone before the tool is run', () => {
   }
 
   test('a client that leaves while authorize runs has its body left unread and authorizeBody never asked', async () => {
-    const { server, calls } = recording();
+    const { server, calls } = recordingServer();
     const leave = new AbortController();
     const judged: string[] = [];
     const handler = createFetchHandler(server, {
@@ -264,7 +253,7 @@ describe('the fetch handler: a client gone before the tool is run', () => {
   });
 
   test('a client that leaves while authorizeBody judges its body is answered an empty 400 and its tool never runs', async () => {
-    const { server, calls } = recording();
+    const { server, calls } = recordingServer();
     const leave = new AbortController();
     const handler = createFetchHandler(server, {
       ...ADMIT_ALL,

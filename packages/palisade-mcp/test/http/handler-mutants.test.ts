@@ -10,7 +10,6 @@ import { connect, createServer as createHttp2Server, type Http2Server } from 'no
 import { afterEach, describe, expect, test } from 'vitest';
 import { createHttpHandler, type HttpHandlerOptions, type HttpLogEvent } from '../../src/http/handler.js';
 import { type Serving, serve } from '../../src/http/serve.js';
-import { createServer, defineTool } from '../../src/index.js';
 import { dataFrame, H2Peer, headersFrame, postFields } from '../support/h2-frames.js';
 import {
   ADMIT_ALL,
@@ -21,6 +20,7 @@ import {
   mount,
   post,
   RawClient,
+  recordingServer,
 } from '../support/http-peer.js';
 
 const LIST = modernRequest(1, 'tools/list');
@@ -605,21 +605,7 @@ test('on the HTTP/2 core API a CONNECT, which has no path, is answered 404 by a 
 
 describe('a client that leaves while an asynchronous authorizeBody judges its body', () => {
   test('has its tool never run', async () => {
-    const calls: string[] = [];
-    const server = createServer({
-      name: 'record',
-      version: '1',
-      tools: [
-        defineTool({
-          name: 'record',
-          inputSchema: { type: 'object' },
-          handler: () => {
-            calls.push('record');
-            return { content: [{ type: 'text', text: 'ran' }] };
-          },
-        }),
-      ],
-    });
+    const { server, calls } = recordingServer();
     let judged: () => void = () => {};
     const judging = new Promise<void>((resolve) => {
       judged = resolve;

@@ -113,6 +113,25 @@ async function mountH1(server: Server): Promise<{ serverSocket: Promise<Socket> 
 }
 
 /**
+ * A server whose `big` tool answers 16 MiB of text: more than loopback's buffers take, so Node
+ * still holds some when `end` returns.
+ */
+function bigAnswerServer(): Server {
+  const big = 'y'.repeat(16 * 1_048_576);
+  return createServer({
+    name: 'big',
+    version: '1',
+    tools: [
+      defineTool({
+        name: 'big',
+        inputSchema: { type: 'object' },
+        handler: () => ({ content: [{ type: 'text', text: big }] }),
+      }),
+    ],
+  });
+}
+
+/**
  * Polls on real time (`node:timers/promises`, which fake timers leave alone); unlike
  * `vi.waitUntil`, it does not advance fake timers while it waits.
  */
@@ -207,20 +226,7 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
   }, async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const events = listenRefusals();
-    // 16 MiB: more than loopback's buffers take, so Node still holds some when `end` returns.
-    const big = 'y'.repeat(16 * 1_048_576);
-    const server = createServer({
-      name: 'big',
-      version: '1',
-      tools: [
-        defineTool({
-          name: 'big',
-          inputSchema: { type: 'object' },
-          handler: () => ({ content: [{ type: 'text', text: big }] }),
-        }),
-      ],
-    });
-    const { serverSocket } = await mountH1(server);
+    const { serverSocket } = await mountH1(bigAnswerServer());
     const call = modernRequest(1, 'tools/call', { name: 'big', arguments: {} });
     silentClient(mounted?.port ?? 0, post(call.body, { ...call.headers, Accept: 'application/json' }));
     const socket = await serverSocket;
@@ -247,19 +253,7 @@ describe('behind a front that replaces write and end (as compression middleware 
   }, async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const events = listenRefusals();
-    const big = 'y'.repeat(16 * 1_048_576);
-    const server = createServer({
-      name: 'big',
-      version: '1',
-      tools: [
-        defineTool({
-          name: 'big',
-          inputSchema: { type: 'object' },
-          handler: () => ({ content: [{ type: 'text', text: big }] }),
-        }),
-      ],
-    });
-    const handler = createHttpHandler(server, ADMIT_ALL);
+    const handler = createHttpHandler(bigAnswerServer(), ADMIT_ALL);
     mounted = await mount((req, res) => {
       // The front keeps what it is handed and writes it on a later turn, so when the handler's
       // `end` returns nothing is queued on the response and it has not ended.
@@ -375,19 +369,7 @@ describe('a client that reads one large JSON answer slowly but steadily', () => 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     cleanups.push(() => vi.useRealTimers());
     const events = listenRefusals();
-    const big = 'y'.repeat(16 * 1_048_576);
-    const server = createServer({
-      name: 'big',
-      version: '1.0.0',
-      tools: [
-        defineTool({
-          name: 'big',
-          inputSchema: { type: 'object' },
-          handler: () => ({ content: [{ type: 'text', text: big }] }),
-        }),
-      ],
-    });
-    const { serverSocket } = await mountH1(server);
+    const { serverSocket } = await mountH1(bigAnswerServer());
     const call = modernRequest(1, 'tools/call', { name: 'big', arguments: {} });
     const client = silentClient(
       mounted?.port ?? 0,

@@ -12,7 +12,7 @@ import {
 } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/handler.js';
-import { createServer, type Server } from '../../src/index.js';
+import { createServer, defineTool, type Server } from '../../src/index.js';
 import { catalogs } from '../fixtures/catalogs.js';
 import { MODERN_META } from './stdio-peer.js';
 
@@ -215,4 +215,24 @@ export async function exchange(
 export function declaredLength(req: IncomingMessage): number | undefined {
   const length = req.headers['content-length'];
   return length === undefined ? undefined : Number(length);
+}
+
+/** A server whose one tool, `record`, notes each run in `calls`: for tests that a tool never ran. */
+export function recordingServer(): { server: Server; calls: string[] } {
+  const calls: string[] = [];
+  const server = createServer({
+    name: 'record',
+    version: '1',
+    tools: [
+      defineTool({
+        name: 'record',
+        inputSchema: { type: 'object' },
+        handler: () => {
+          calls.push('record');
+          return { content: [{ type: 'text', text: 'ran' }] };
+        },
+      }),
+    ],
+  });
+  return { server, calls };
 }
