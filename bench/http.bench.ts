@@ -114,6 +114,19 @@ interface Cell {
   windows: Window[];
   /** CPU time this (load) process spent during the windows, µs. */
   loadCpu: number;
+  /** CPU time the server's process spent during the windows, µs. */
+  serverCpu: number;
+}
+
+async function serverCpuOf(child: ServerChild): Promise<number> {
+  const answer = await child.ask({ type: 'cpu' });
+  if (answer.type !== 'cpu') throw new Error(`expected cpu, got ${answer.type}`);
+  return answer.micros;
+}
+
+/** `a ÷ b` as `0.61x`, or nothing when either row was not run (`--only`). */
+function ratioText(a: number, b: number): string {
+  return Number.isFinite(a) && Number.isFinite(b) ? `${(a / b).toFixed(2)}x` : '';
 }
 
 async function throughput(): Promise<void> {
@@ -137,7 +150,7 @@ async function throughput(): Promise<void> {
   ).filter((line) => servers.has(line.contender));
   const cells: Cell[] = [];
   for (const method of ['tools/call', 'tools/list'] as const) {
-    for (const line of lines) cells.push({ ...line, method, windows: [], loadCpu: 0 });
+    for (const line of lines) cells.push({ ...line, method, windows: [], loadCpu: 0, serverCpu: 0 });
   }
   const bytesOf = (cell: Cell): Buffer =>
     requestBytes(
@@ -159,13 +172,15 @@ async function throughput(): Promise<void> {
     // Rotating the order spreads drift and noise evenly over the contenders.
     for (let k = 0; k < cells.length; k++) {
       const cell = cells[(k + round * 3) % cells.length]!;
-      const port = servers.get(cell.contender)!.port;
+      const { child, port } = servers.get(cell.contender)!;
+      const serverBefore = await serverCpuOf(child);
       const cpu = process.cpuUsage();
       cell.windows.push(
         await closedLoop(port, bytesOf(cell), config.concurrency, config.windowMs, expectOf(cell)),
       );
       const used = process.cpuUsage(cpu);
       cell.loadCpu += used.user + used.system;
+      cell.serverCpu += (await serverCpuOf(child)) - serverBefore;
     }
   }
   for (const { child } of servers.values()) await child.stop({ type: 'close' });
@@ -175,6 +190,10 @@ async function throughput(): Promise<void> {
       ? Number.NaN
       : cell.windows.reduce((sum, w) => sum + w.requests, 0) /
         cell.windows.reduce((sum, w) => sum + w.seconds, 0);
+  // The server's CPU per answered request: steadier than req/s on a shared machine, since a
+  // window that lost the core to another process loses requests and CPU time together.
+  const cpuPerRequest = (cell: Cell | undefined): number =>
+    cell === undefined ? Number.NaN : cell.serverCpu / cell.windows.reduce((sum, w) => sum + w.requests, 0);
   const find = (method: string, contender: Contender, revision: RevisionName): Cell | undefined =>
     cells.find((c) => c.method === method && c.contender === contender && c.revision === revision);
 
@@ -182,10 +201,11 @@ async function throughput(): Promise<void> {
     `\n1. throughput: ${config.concurrency} keep-alive connections, closed loop, ${config.rounds} rotating round(s) of ${config.windowMs} ms per row after a ${config.warmupMs} ms warm-up`,
   );
   console.log('   ratios are Palisade ÷ the named row of the same method (vs sdk: the same revision)');
+  console.log('   load cpu: share of one core this load process used, so a row is not capped by the client');
   console.log(
-    '   load cpu: share of one core this load process used, so a row is not capped by the client\n',
+    "   srv µs/req: the server process's CPU time per answered request; cpu vs bare: bare's ÷ this row's\n",
   );
-  const widths = [11, 30, 11, 9, 8, 8, 7, 9, 8, 8, 8, 7];
+  const widths = [11, 30, 11, 9, 8, 8, 7, 9, 11, 12, 8, 8, 8, 7];
   console.log(
     row(
       [
@@ -197,6 +217,8 @@ async function throughput(): Promise<void> {
         'p99 ms',
         'errors',
         'load cpu',
+        'srv µs/req',
+        'cpu vs bare',
         'vs bare',
         'vs sdk',
         'target',
@@ -209,21 +231,26 @@ async function throughput(): Promise<void> {
     const latencies = cell.windows.flatMap((w) => w.latenciesMs);
     const errors = cell.windows.reduce((sum, w) => sum + w.errors, 0);
     let vsBare = '';
+    let cpuVsBare = '';
     let vsSdk = '';
     let target = '';
     let result = '';
+    const bare = find(cell.method, 'bare', '2026-07-28');
     if (cell.contender === 'rules') {
-      vsBare = `${(rate(cell) / rate(find(cell.method, 'bare', '2026-07-28'))).toFixed(2)}x`;
+      vsBare = ratioText(rate(cell), rate(bare));
+      cpuVsBare = ratioText(cpuPerRequest(bare), cpuPerRequest(cell));
     } else if (cell.contender === 'palisade') {
-      const ratio = rate(cell) / rate(find(cell.method, 'bare', '2026-07-28'));
+      const ratio = rate(cell) / rate(bare);
       const sdk = find(
         cell.method,
         cell.revision === '2026-07-28' ? 'sdk-modern' : 'sdk-legacy',
         cell.revision,
       );
-      vsBare = `${ratio.toFixed(2)}x`;
-      vsSdk = `${(rate(cell) / rate(sdk)).toFixed(2)}x`;
-      if (cell.revision === '2026-07-28') {
+      vsBare = ratioText(rate(cell), rate(bare));
+      cpuVsBare = ratioText(cpuPerRequest(bare), cpuPerRequest(cell));
+      vsSdk = ratioText(rate(cell), rate(sdk));
+      // Judged only against a bare row of the same run.
+      if (cell.revision === '2026-07-28' && Number.isFinite(ratio)) {
         target = `≥ ${THROUGHPUT_VS_BARE_TARGET}x`;
         result = verdict(ratio >= THROUGHPUT_VS_BARE_TARGET && errors === 0);
       }
@@ -239,6 +266,8 @@ async function throughput(): Promise<void> {
           percentile(latencies, 99).toFixed(2),
           String(errors),
           `${(cell.loadCpu / 1e4 / cell.windows.reduce((sum, w) => sum + w.seconds, 0)).toFixed(0)}%`,
+          cpuPerRequest(cell).toFixed(0),
+          cpuVsBare,
           vsBare,
           vsSdk,
           target,

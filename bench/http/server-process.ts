@@ -1,7 +1,7 @@
 /**
  * Child-process entry for one contender, so the load and the server never share an event loop.
  * argv: contender name, then the settings as JSON. Answers IPC messages from the bench:
- * `memory` (after a full collection), `entered` (requests parked in `hold`), `release`, `close`.
+ * `memory` (after a full collection), `cpu` (CPU time used so far), `entered` (requests parked in `hold`), `release`, `close`.
  * Started by `child.ts` with `--expose-gc`.
  */
 import { CONTENDERS, type Contender, refusals, type ServerSettings, start } from './servers.js';
@@ -9,6 +9,7 @@ import { Gate } from './tools.js';
 
 export type ToServer =
   | { readonly type: 'memory' }
+  | { readonly type: 'cpu' }
   | { readonly type: 'release' }
   | { readonly type: 'close' };
 
@@ -23,6 +24,8 @@ export type FromServer =
       readonly entered: number;
       readonly refusals: number;
     }
+  /** CPU time (user + system) this server process has used since it started, µs. */
+  | { readonly type: 'cpu'; readonly micros: number }
   | { readonly type: 'released' }
   | { readonly type: 'closed' };
 
@@ -51,6 +54,9 @@ process.on('message', (message: ToServer) => {
       entered: gate.entered,
       refusals: refusals.count,
     });
+  } else if (message.type === 'cpu') {
+    const used = process.cpuUsage();
+    reply({ type: 'cpu', micros: used.user + used.system });
   } else if (message.type === 'release') {
     gate.release();
     reply({ type: 'released' });
