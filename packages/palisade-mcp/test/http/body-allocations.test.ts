@@ -11,6 +11,7 @@ import { createServer as createHttp2Server, type Http2Server } from 'node:http2'
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { createHttpHandler } from '../../src/http/handler.js';
+import { type Recording, recordAllocations } from '../support/allocations.js';
 import { dataFrame, H2Peer, headersFrame, postFields } from '../support/h2-frames.js';
 import {
   ADMIT_ALL,
@@ -30,31 +31,6 @@ const LIST = modernRequest(1, 'tools/list');
 /** The bytes of a tools/list POST whose body is padded with JSON whitespace to `length` bytes. */
 function paddedList(length: number): string {
   return post(LIST.body + ' '.repeat(length - LIST.body.length), LIST.headers);
-}
-
-/**
- * Records the size of every `Buffer.allocUnsafe` call of at least `minBytes` until `stop()`.
- * Node's parsers hand over body chunks they allocated themselves; the reader's own buffers, and
- * nothing else on a request's path at these sizes, come from here.
- */
-interface Recording {
-  readonly sizes: number[];
-  stop(): void;
-}
-
-function recordAllocations(minBytes: number): Recording {
-  const original = Buffer.allocUnsafe;
-  const sizes: number[] = [];
-  Buffer.allocUnsafe = (size: number) => {
-    if (size >= minBytes) sizes.push(size);
-    return original(size);
-  };
-  return {
-    sizes,
-    stop: () => {
-      Buffer.allocUnsafe = original;
-    },
-  };
 }
 
 let mounted: Mounted | undefined;
