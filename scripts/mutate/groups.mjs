@@ -130,6 +130,8 @@ export const groups = {
     tests: [
       `${test}/transports/stdio-sockets.test.ts`,
       `${test}/transports/stdio-mutants.test.ts`,
+      // In-process too: a host onFault that is not a function, or that throws (named in both).
+      `${test}/transports/stdio-hooks.test.ts`,
       `${test}/fuzz/stdio-transport.property.test.ts`,
       `${test}/telemetry/**/*.test.ts`,
     ],
