@@ -11,7 +11,7 @@ import { createServer as createHttp2Server, type Http2Server } from 'node:http2'
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { createHttpHandler } from '../../src/http/handler.js';
-import { type Recording, recordAllocations } from '../support/allocations.js';
+import { paddedListPost, postInWrites, type Recording, recordAllocations } from '../support/allocations.js';
 import { dataFrame, H2Peer, headersFrame, postFields } from '../support/h2-frames.js';
 import {
   ADMIT_ALL,
@@ -19,7 +19,6 @@ import {
   type Mounted,
   modernRequest,
   mountHandler,
-  post,
   RawClient,
 } from '../support/http-peer.js';
 
@@ -27,11 +26,6 @@ const KIB = 1_024;
 const MIB = 1_048_576;
 
 const LIST = modernRequest(1, 'tools/list');
-
-/** The bytes of a tools/list POST whose body is padded with JSON whitespace to `length` bytes. */
-function paddedList(length: number): string {
-  return post(LIST.body + ' '.repeat(length - LIST.body.length), LIST.headers);
-}
 
 let mounted: Mounted | undefined;
 let h2: Http2Server | undefined;
@@ -54,7 +48,7 @@ test('a body that arrives with its head in one write is decoded from the buffer 
   mounted = await mountHandler();
   const client = new RawClient(mounted.port);
   recording = recordAllocations(4 * KIB);
-  client.send(paddedList(8 * KIB));
+  client.send(paddedListPost(8 * KIB));
   const reply = await client.response();
   expect(reply.status).toBe(200);
   expect(reply.body).toContain('"tools"');
@@ -66,20 +60,12 @@ test('a 1 MiB body announced by Content-Length and sent in 64 KiB writes grows o
   tags: ['threat-model'],
 }, async () => {
   mounted = await mountHandler();
-  const client = new RawClient(mounted.port);
-  const bytes = Buffer.from(paddedList(MIB), 'latin1');
-  const head = bytes.indexOf('\r\n\r\n') + 4;
-  recording = recordAllocations(16 * KIB);
-  client.send(bytes.subarray(0, head));
-  for (let at = head; at < bytes.length; at += 64 * KIB) client.send(bytes.subarray(at, at + 64 * KIB));
-  const reply = await client.response();
-  expect(reply.status).toBe(200);
-  const sizes = recording.sizes;
+  const { status, sizes } = await postInWrites(mounted.port, MIB, 64 * KIB, 16 * KIB);
+  expect(status).toBe(200);
   // Doubling from the first piece would pass 1 MiB by a few bytes and reach nearly 2 MiB.
   expect(Math.max(...sizes)).toBe(MIB);
   // Filled exactly by its last piece, the buffer is not grown (copied) again.
   expect(sizes.filter((size) => size === MIB)).toHaveLength(1);
-  client.end();
 });
 
 test('a body whose second piece fills its announced length exactly is gathered in a buffer of exactly that length', {
@@ -87,7 +73,7 @@ test('a body whose second piece fills its announced length exactly is gathered i
 }, async () => {
   mounted = await mountHandler();
   const client = new RawClient(mounted.port);
-  const bytes = Buffer.from(paddedList(100_000), 'latin1');
+  const bytes = paddedListPost(100_000);
   const head = bytes.indexOf('\r\n\r\n') + 4;
   recording = recordAllocations(16 * KIB);
   // 60,000 bytes first, kept as they came; the last 40,000 bring the body to its announced length.

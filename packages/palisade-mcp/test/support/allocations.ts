@@ -5,6 +5,8 @@
  * tests watch, come from here. Read in the test's own process, with no garbage collector or other
  * test file in the figure.
  */
+import { modernRequest, post, RawClient } from './http-peer.js';
+
 export interface Recording {
   /** The size of every call of at least `minBytes`, in order. */
   readonly sizes: number[];
@@ -25,4 +27,37 @@ export function recordAllocations(minBytes: number): Recording {
       Buffer.allocUnsafe = original;
     },
   };
+}
+
+const LIST = modernRequest(1, 'tools/list');
+
+/** The bytes of a tools/list POST whose body is padded with JSON whitespace to `bodyBytes`. */
+export function paddedListPost(bodyBytes: number): Buffer {
+  return Buffer.from(post(LIST.body + ' '.repeat(bodyBytes - LIST.body.length), LIST.headers), 'latin1');
+}
+
+/**
+ * Posts a padded tools/list to `port` over a raw socket, the head in one write and the body in
+ * writes of `writeBytes`, and answers the reply's status with every allocation of at least
+ * `minBytes` made until the reply came.
+ */
+export async function postInWrites(
+  port: number,
+  bodyBytes: number,
+  writeBytes: number,
+  minBytes: number,
+): Promise<{ readonly status: number; readonly sizes: readonly number[] }> {
+  const client = new RawClient(port);
+  const bytes = paddedListPost(bodyBytes);
+  const head = bytes.indexOf('\r\n\r\n') + 4;
+  const recording = recordAllocations(minBytes);
+  try {
+    client.send(bytes.subarray(0, head));
+    for (let at = head; at < bytes.length; at += writeBytes) client.send(bytes.subarray(at, at + writeBytes));
+    const reply = await client.response();
+    return { status: reply.status, sizes: recording.sizes };
+  } finally {
+    recording.stop();
+    client.end();
+  }
 }
