@@ -44,6 +44,16 @@ function listHeaders(extra: Record<string, string> = {}): Record<string, string>
   };
 }
 
+/** A tools/list POST whose body is `stream`, with no Content-Length. */
+function streamedList(stream: ReadableStream<Uint8Array>): Request {
+  return new Request(URL_MCP, {
+    method: 'POST',
+    headers: listHeaders(),
+    body: stream,
+    duplex: 'half',
+  } as RequestInit);
+}
+
 /** LIST's body padded with trailing spaces to exactly `size` bytes: still one valid message. */
 function paddedList(size: number): string {
   return LIST.body + ' '.repeat(size - Buffer.byteLength(LIST.body));
@@ -70,14 +80,7 @@ describe('the fetch handler: a stream that reuses its buffer', () => {
       },
       { highWaterMark: 0 },
     );
-    const response = await handler(
-      new Request(URL_MCP, {
-        method: 'POST',
-        headers: listHeaders(),
-        body: stream,
-        duplex: 'half',
-      } as RequestInit),
-    );
+    const response = await handler(streamedList(stream));
     expect(response.status).toBe(200);
     expect(JSON.parse(await response.text())).toMatchObject({ id: 1, result: { tools: expect.any(Array) } });
   });
@@ -103,14 +106,7 @@ describe('the fetch handler: the 1 MiB bound counted over every chunk', () => {
       },
       { highWaterMark: 0 },
     );
-    const response = await handler(
-      new Request(URL_MCP, {
-        method: 'POST',
-        headers: listHeaders(),
-        body: stream,
-        duplex: 'half',
-      } as RequestInit),
-    );
+    const response = await handler(streamedList(stream));
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({
       jsonrpc: '2.0',
