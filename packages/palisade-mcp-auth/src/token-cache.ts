@@ -1,0 +1,44 @@
+/**
+ * A bounded map from a token's SHA-256 to what was decided about it, each entry with its own
+ * lifetime on the monotonic clock. The token itself is never a key or a value: a heap snapshot
+ * shows digests. Full, it drops the entry stored first.
+ */
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+export class TokenCache<V> {
+  readonly #entries = new Map<string, { readonly value: V; readonly until: number }>();
+  readonly #max: number;
+
+  constructor(maxEntries: number) {
+    this.#max = maxEntries;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(digest: string): V | undefined {
+    const entry = this.#entries.get(digest);
+    if (entry === undefined) return undefined;
+    if (performance.now() >= entry.until) {
+      this.#entries.delete(digest);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(digest: string, value: V, ttlMs: number): void {
+    if (!(ttlMs > 0)) return;
+    this.#entries.delete(digest);
+    if (this.#entries.size >= this.#max) {
+      const oldest = this.#entries.keys().next().value as string;
+      this.#entries.delete(oldest);
+    }
+    this.#entries.set(digest, { value, until: performance.now() + ttlMs });
+  }
+}
