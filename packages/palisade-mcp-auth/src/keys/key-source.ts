@@ -55,12 +55,13 @@ export class RemoteKeySource implements KeySource {
       await this.#refresh();
       if (this.#failure !== undefined) return { kind: 'unavailable', reason: this.#failure };
     }
-    const set = this.#set as KeySet;
-    const pick = set.pick(alg, kid);
-    if (pick.kind !== 'unknown' || performance.now() - this.#attemptedAt < this.#policy.cooldownMs)
-      return pick;
-    // A kid we do not hold may be a key the provider just rotated in: look once more, then no
-    // more until the cooldown passes, however many unknown kids arrive in between.
+    const pick = (this.#set as KeySet).pick(alg, kid);
+    if (pick.kind !== 'unknown') return pick;
+    // A kid we do not hold may be a key the provider just rotated in: look once more (or wait
+    // for the look already under way), then no more until the cooldown passes, however many
+    // unknown kids arrive in between.
+    const looking = this.#inflight !== undefined;
+    if (!looking && performance.now() - this.#attemptedAt < this.#policy.cooldownMs) return pick;
     await this.#refresh();
     if (this.#failure !== undefined) return { kind: 'unavailable', reason: this.#failure };
     return (this.#set as KeySet).pick(alg, kid);

@@ -2,7 +2,7 @@
  * Keys and tokens for the tests: real key pairs, tokens signed by jose exactly as an issuer
  * signs them, and the hostile ones built byte by byte where no library would sign them.
  */
-import { createHmac, generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
+import { createHmac, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { SignJWT } from 'jose';
 
 export const RESOURCE = 'https://mcp.example.com/mcp';
@@ -77,4 +77,21 @@ export function keyConfused(key: TestKey, claims: Record<string, unknown> = good
   const input = `${b64({ alg: 'HS256', kid: key.kid, typ: 'at+jwt' })}.${b64(claims)}`;
   const secret = key.publicKey.export({ format: 'pem', type: 'spki' });
   return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+}
+
+/**
+ * An ES256 or RS256 token over any header at all, signed with node:crypto: for headers (`crit`)
+ * that jose refuses to sign, since a forger is not bound by what jose will sign.
+ */
+export function signRaw(
+  key: TestKey,
+  header: Record<string, unknown>,
+  claims: Record<string, unknown>,
+): string {
+  const input = `${b64(header)}.${b64(claims)}`;
+  const signature =
+    key.alg === 'ES256'
+      ? sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' })
+      : sign('sha256', Buffer.from(input), key.privateKey);
+  return `${input}.${signature.toString('base64url')}`;
 }
