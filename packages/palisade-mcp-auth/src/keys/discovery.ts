@@ -83,11 +83,11 @@ export class IssuerDiscovery {
   }
 
   async #discover(): Promise<void> {
-    let reason = 'no metadata was found';
+    const tried: string[] = [];
     for (const url of discoveryUrls(this.#url)) {
       const fetched = await boundedFetch(url, this.#policy, { accept: ['application/json'] });
       if (!fetched.ok) {
-        reason = `${url.pathname} ${fetched.reason}`;
+        tried.push(`${url.pathname} ${fetched.reason}`);
         // Only an answer that is not a document sends us to the next address; an address that
         // does not answer in time would make each next try wait as long again.
         if (fetched.answered) continue;
@@ -95,17 +95,17 @@ export class IssuerDiscovery {
       }
       const document = parseJson(fetched.body) as Record<string, unknown> | undefined;
       if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-        reason = `${url.pathname} is not a JSON object`;
+        tried.push(`${url.pathname} is not a JSON object`);
         continue;
       }
       if (document['issuer'] !== this.issuer) {
-        reason = `${url.pathname} names another issuer`;
+        tried.push(`${url.pathname} names another issuer`);
         continue;
       }
       const jwksUri = endpoint(document['jwks_uri'], this.#url);
       const introspection = endpoint(document['introspection_endpoint'], this.#url);
       if (jwksUri === 'invalid' || introspection === 'invalid') {
-        reason = `${url.pathname} names an endpoint that is not https`;
+        tried.push(`${url.pathname} names an endpoint that is not https`);
         continue;
       }
       this.#metadata = Object.freeze({ jwksUri, introspectionEndpoint: introspection });
@@ -114,6 +114,6 @@ export class IssuerDiscovery {
       return;
     }
     if (performance.now() - this.#fetchedAt >= this.#policy.cacheMaxAgeMs) this.#metadata = undefined;
-    this.#failure = `discovery for ${this.#url.origin} failed: ${reason}`;
+    this.#failure = `discovery for ${this.#url.origin} failed: ${tried.join('; ')}`;
   }
 }
