@@ -72,7 +72,8 @@ export async function startAuthorizationServer(resources: ResourceServers): Prom
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    scopes: ['openid', 'offline_access'],
+    // Listed here too so a client registering dynamically (RFC 7591) may name them in `scope`.
+    scopes: ['openid', 'offline_access', ...resources.scope.split(' ')],
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
