@@ -74,13 +74,13 @@ export class RemoteKeySource implements KeySource {
       return Promise.resolve();
     }
     this.#attemptedAt = now;
-    this.#inflight = this.#fetch().finally(() => {
+    this.#inflight = this.#download().finally(() => {
       this.#inflight = undefined;
     });
     return this.#inflight;
   }
 
-  async #fetch(): Promise<void> {
+  async #download(): Promise<void> {
     const fetched = await boundedFetch(this.url, this.#policy, { accept: JWKS_TYPES });
     if (!fetched.ok) {
       this.#fail(`the JWKS at ${this.url.origin} ${fetched.reason}`);
