@@ -24,6 +24,7 @@ import { covers, dependsOnOperation, neededScopes } from './scopes/scope-policy.
 import { isCompactJws } from './token/compact.js';
 import type { Principal } from './token/principal.js';
 import { type JwtPolicy, type Verified, verifyJwt } from './token/verify-jwt.js';
+import { TokenCache, tokenDigest } from './token-cache.js';
 
 /** The hooks to hand the server's HTTP handler; `authorizeBody` only when a scope needs the body. */
 export interface BearerHooks {
@@ -128,10 +129,33 @@ export function bearer(options: BearerOptions): BearerHooks {
     };
   };
 
+  const verified = checked.tokenCache === 0 ? undefined : new TokenCache<Principal>(checked.tokenCache);
+
+  /**
+   * A JWT verified here once is not verified again until it expires (or the key set it was
+   * checked against has aged out, whichever is first), so a client repeating its token pays one
+   * signature check; only tokens that verified are kept, so forged ones cannot fill the cache.
+   */
+  const verifyJwtCached = (token: string, now: number): Verified | Promise<Verified> => {
+    if (verified === undefined) return verifyJwt(token, jwtPolicy, now);
+    const digest = tokenDigest(token);
+    const principal = verified.get(digest);
+    if (principal !== undefined) return { ok: true, principal };
+    return verifyJwt(token, jwtPolicy, now).then((result) => {
+      if (result.ok) {
+        const exp = result.principal.expiresAt;
+        const untilExp =
+          exp === undefined ? Number.POSITIVE_INFINITY : (exp + checked.leewaySeconds - now) * 1000;
+        verified.set(digest, result.principal, Math.min(untilExp, checked.fetch.cacheMaxAgeMs));
+      }
+      return result;
+    });
+  };
+
   const verify = (token: string): Verified | Promise<Verified> => {
     const now = Math.floor(Date.now() / 1000);
     if (verifiesJwt && (introspector === undefined || isCompactJws(token)))
-      return verifyJwt(token, jwtPolicy, now);
+      return verifyJwtCached(token, now);
     if (introspector !== undefined) return introspector.introspect(token, now);
     return { ok: false, rule: RULES.malformed };
   };

@@ -23,6 +23,7 @@ import {
   MAX_INTROSPECTION_CACHE_TTL_MS,
   MAX_LEEWAY_SECONDS,
   MAX_TOKEN_BYTES_CEILING,
+  MAX_TOKEN_CACHE_ENTRIES,
 } from './limits.js';
 import {
   optionalBoolean,
@@ -116,6 +117,11 @@ export interface BearerOptions {
   readonly fetch?: FetchOptions;
   /** Where challenges say the metadata is. Default: derived from `resource` (RFC 9728 §3.1). */
   readonly resourceMetadataUrl?: string;
+  /**
+   * How many verified JWTs (by SHA-256, until `exp`) are kept so a repeated token is not verified
+   * again. Default 10,000; 0 turns the cache off.
+   */
+  readonly tokenCache?: number;
 }
 
 export interface CheckedBearer {
@@ -142,6 +148,8 @@ export interface CheckedBearer {
   readonly maxTokenBytes: number;
   readonly fetch: CachePolicy;
   readonly resourceMetadataUrl: string;
+  /** Entries of the verified-token cache; 0 when off. */
+  readonly tokenCache: number;
 }
 
 const KEYS = [
@@ -160,6 +168,7 @@ const KEYS = [
   'maxTokenBytes',
   'fetch',
   'resourceMetadataUrl',
+  'tokenCache',
 ] as const;
 
 function checkIssuer(value: unknown, path: string): string {
@@ -389,5 +398,12 @@ export function checkBearerOptions(value: unknown): CheckedBearer {
     ),
     fetch: checkFetch(options['fetch']),
     resourceMetadataUrl,
+    tokenCache: optionalInteger(
+      options['tokenCache'],
+      'tokenCache',
+      0,
+      MAX_TOKEN_CACHE_ENTRIES,
+      MAX_TOKEN_CACHE_ENTRIES,
+    ),
   });
 }
