@@ -64,6 +64,11 @@ export const RULES = Object.freeze({
   audience: invalidToken('bearer-audience', 'The access token was not issued for this resource'),
   claimsMissing: invalidToken('bearer-claims-missing', 'The access token lacks a claim its profile requires'),
   inactive: invalidToken('bearer-inactive', 'The access token is not active'),
+  // RFC 9449 §7.1 / RFC 8705 §3: a token bound to a key (`cnf`) proves nothing as a bearer token.
+  senderConstrained: invalidToken(
+    'bearer-sender-constrained',
+    'The access token is bound to a key and is not a bearer token',
+  ),
   insufficientScope: rule(
     'bearer-insufficient-scope',
     403,

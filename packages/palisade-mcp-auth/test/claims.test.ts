@@ -137,6 +137,17 @@ describe('the RFC 9068 profile', () => {
 });
 
 describe('other claims', () => {
+  test('a token bound to a key (cnf, as DPoP and mTLS bind them) is refused as bearer-sender-constrained', {
+    tags: ['threat-model'],
+  }, async () => {
+    const { handle, events } = guard();
+    const token = await mint(
+      key,
+      goodClaims({ cnf: { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' } }),
+    );
+    await expectRefused(await handle(whoami(AT, token)), RULES.senderConstrained, events, token);
+  });
+
   test('a sub that is not a string is refused as bearer-claim-type', { tags: ['threat-model'] }, async () => {
     expect(await status({}, { sub: 42 })).toBe(401);
   });

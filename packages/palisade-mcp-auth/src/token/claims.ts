@@ -54,6 +54,9 @@ export function checkClaims(
     if (typeof iss !== 'string' || !policy.issuers.has(iss)) return fail(RULES.issuer);
   }
   if (!audienceMatches(aud, policy.audiences)) return fail(RULES.audience);
+  // Whoever presents a key-bound token must prove the key (DPoP, mTLS); as a bearer token anyone
+  // holding it could use it, which is what the binding exists to prevent.
+  if (claims['cnf'] !== undefined) return fail(RULES.senderConstrained);
   for (const name of ['sub', 'client_id', 'jti'] as const) {
     const value = claims[name];
     if (value !== undefined && typeof value !== 'string') return fail(RULES.claimType);
