@@ -26,7 +26,7 @@ const options = {
 const metadata = protectedResourceMetadata(options);
 
 describe('the metadata document', () => {
-  test('holds the resource, its authorization servers, its scopes and bearer_methods_supported: ["header"]', {
+  test('holds the resource, its authorization servers, its scopes and the header as its one bearer method', {
     tags: ['threat-model'],
   }, () => {
     expect(metadata.document).toEqual({
