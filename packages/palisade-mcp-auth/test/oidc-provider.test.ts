@@ -5,7 +5,9 @@
  * with PKCE, refuses the ones it mints for another resource, and judges its opaque tokens by its
  * introspection endpoint.
  */
+import { createServer } from 'palisade-mcp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { demoCatalog } from '../../demo/src/catalog.js';
 import { bearer, type Principal, RULES } from '../src/index.js';
 import {
   type AuthorizationServer,
@@ -14,7 +16,15 @@ import {
   startAuthorizationServer,
 } from './support/authorization-server.js';
 import { expectRefused } from './support/expect-refusal.js';
-import { fetchHandlerOf, guardedCatalog, type Served, serveNode, whoami } from './support/mcp.js';
+import {
+  fetchHandlerOf,
+  guardedCatalog,
+  modern,
+  post,
+  type Served,
+  serveNode,
+  whoami,
+} from './support/mcp.js';
 
 const RESOURCE = 'http://127.0.0.1:4180/mcp';
 const OTHER = 'http://127.0.0.1:4181/mcp';
@@ -58,6 +68,23 @@ describe('tokens from oidc-provider', () => {
       verifiedBy: 'jwt',
     });
     expect(principal.claims['aud']).toBe(RESOURCE);
+  });
+
+  test('Palisade’s demo behind bearer() answers a call made with its token, and refuses the call without one', async () => {
+    const demo = await serveNode(
+      bearer({ resource: RESOURCE, issuer: as.issuer }),
+      createServer(demoCatalog),
+    );
+    try {
+      const add = modern('tools/call', { name: 'add', arguments: { a: 2, b: 3 } });
+      const token = await clientCredentialsToken(as, RESOURCE, 'mcp:tools');
+      const answer = await fetch(post(demo.url, add, `Bearer ${token}`));
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ result: { structuredContent: { sum: 5 } } });
+      expect((await fetch(post(demo.url, add))).status).toBe(401);
+    } finally {
+      await demo.close();
+    }
   });
 
   test('a JWT access token by authorization code with PKCE is admitted for the signed-in user', {
