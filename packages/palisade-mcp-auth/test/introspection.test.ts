@@ -127,10 +127,10 @@ describe('introspection', () => {
   });
 
   test('a cached answer is not used past the token’s exp', { tags: ['threat-model'] }, async () => {
-    peer.route('/introspect', json(active({ exp: now() + 1 })));
+    peer.route('/introspect', json(active({ exp: now() + 3 })));
     const { handle } = guard({ cacheTtlMs: 60_000 }, { leeway: 0 });
     expect((await handle(whoami(AT, TOKEN))).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await new Promise((resolve) => setTimeout(resolve, 3_100));
     peer.route('/introspect', json({ active: false }));
     expect((await handle(whoami(AT, TOKEN))).status).toBe(401);
     expect(peer.hits.get('/introspect')).toBe(2);
