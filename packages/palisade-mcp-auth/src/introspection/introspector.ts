@@ -59,7 +59,12 @@ export class Introspector {
   introspect(token: string, nowSeconds: number): Verified | Promise<Verified> {
     const digest = tokenDigest(token);
     const cached = this.#cache.get(digest);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      // Judged on the wall clock, as `exp` is: the cache's own TTL runs on the monotonic one.
+      const exp = cached.ok ? cached.principal.expiresAt : undefined;
+      if (exp === undefined || nowSeconds < exp) return cached;
+      this.#cache.delete(digest);
+    }
     const pending = this.#inflight.get(digest);
     if (pending !== undefined) return pending;
     if (this.#inflight.size >= MAX_CONCURRENT_INTROSPECTIONS)
@@ -118,7 +123,7 @@ export class Introspector {
     }
     const verdict = this.#judge(answer as Record<string, unknown>, nowSeconds);
     const exp = (answer as Record<string, unknown>)['exp'];
-    const untilExp = typeof exp === 'number' ? (exp - nowSeconds) * 1000 : Number.POSITIVE_INFINITY;
+    const untilExp = typeof exp === 'number' ? exp * 1000 - Date.now() : Number.POSITIVE_INFINITY;
     this.#cache.set(digest, verdict, Math.min(this.#config.cacheTtlMs, untilExp));
     return verdict;
   }

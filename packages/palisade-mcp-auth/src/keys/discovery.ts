@@ -65,6 +65,11 @@ export class IssuerDiscovery {
     this.#policy = policy;
   }
 
+  /** The metadata when it is cached and not yet due again, without fetching. */
+  fresh(): IssuerMetadata | undefined {
+    return performance.now() - this.#fetchedAt < this.#policy.cacheMaxAgeMs ? this.#metadata : undefined;
+  }
+
   async metadata(): Promise<MetadataRead> {
     if (this.#metadata === undefined || performance.now() - this.#fetchedAt >= this.#policy.cacheMaxAgeMs) {
       if (this.#inflight === undefined) {

@@ -6,6 +6,7 @@
 import type { CheckedBearer } from '../options.js';
 import type { Algorithm } from '../token/algorithms.js';
 import type { IssuerDiscovery } from './discovery.js';
+import type { KeySet } from './key-set.js';
 import { type KeyLookup, type KeySource, RemoteKeySource, staticKeySource } from './key-source.js';
 
 class DiscoveredKeySource implements KeySource {
@@ -16,6 +17,13 @@ class DiscoveredKeySource implements KeySource {
   constructor(discovery: IssuerDiscovery, checked: CheckedBearer) {
     this.#discovery = discovery;
     this.#checked = checked;
+  }
+
+  fresh(): KeySet | undefined {
+    const metadata = this.#discovery.fresh();
+    // Metadata due again may name another jwks_uri: only a lookup can say which keys apply then.
+    if (metadata?.jwksUri === undefined || this.#remote?.url.href !== metadata.jwksUri.href) return undefined;
+    return this.#remote.fresh();
   }
 
   async lookup(alg: Algorithm, kid: string | undefined): Promise<KeyLookup> {

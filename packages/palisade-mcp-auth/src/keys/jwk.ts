@@ -17,6 +17,8 @@ export interface VerificationKey {
   /** The one algorithm the key is for, when it says so. */
   readonly alg: Algorithm | undefined;
   readonly jwk: Readonly<Record<string, string>>;
+  /** The key material alone (type, curve, public members): the same key in two fetched sets has one. */
+  readonly fingerprint: string;
 }
 
 export type JwkRead =
@@ -91,6 +93,7 @@ export function readJwk(value: unknown, allowed: ReadonlySet<string>): JwkRead {
       crv,
       alg: alg as Algorithm | undefined,
       jwk: Object.freeze(publicJwk),
+      fingerprint: Object.values(publicJwk).join('.'),
     }),
   };
 }

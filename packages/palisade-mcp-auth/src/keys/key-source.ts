@@ -20,6 +20,12 @@ export type KeyLookup =
 
 export interface KeySource {
   lookup(alg: Algorithm, kid: string | undefined): KeyLookup | Promise<KeyLookup>;
+  /**
+   * The set a lookup would pick from right now without fetching, or undefined when it would
+   * fetch first (none yet, or aged out). The cache of verified tokens asks it on every hit, so a
+   * token is served from the cache only while the key that verified it is still published.
+   */
+  fresh(): KeySet | undefined;
 }
 
 export interface CachePolicy extends FetchPolicy {
@@ -31,7 +37,7 @@ export interface CachePolicy extends FetchPolicy {
 const JWKS_TYPES = ['application/json', 'application/jwk-set+json'];
 
 export function staticKeySource(set: KeySet): KeySource {
-  return { lookup: (alg, kid) => set.pick(alg, kid) };
+  return { lookup: (alg, kid) => set.pick(alg, kid), fresh: () => set };
 }
 
 export class RemoteKeySource implements KeySource {
@@ -48,6 +54,10 @@ export class RemoteKeySource implements KeySource {
     this.url = url;
     this.#policy = policy;
     this.#allowed = allowed;
+  }
+
+  fresh(): KeySet | undefined {
+    return performance.now() - this.#fetchedAt < this.#policy.cacheMaxAgeMs ? this.#set : undefined;
   }
 
   async lookup(alg: Algorithm, kid: string | undefined): Promise<KeyLookup> {

@@ -7,6 +7,7 @@
 import { compactVerify } from 'jose';
 import type { KeySource } from '../keys/key-source.js';
 import { RULES, type Rule } from '../rules.js';
+import type { Algorithm } from './algorithms.js';
 import { type ClaimPolicy, checkClaims, isAccessTokenType } from './claims.js';
 import { decodeJsonSegment, readHeader } from './compact.js';
 import { type Principal, principalOf, scopesOf } from './principal.js';
@@ -17,8 +18,16 @@ export interface JwtPolicy extends ClaimPolicy {
   readonly keySources: ReadonlyMap<string, KeySource>;
 }
 
+/** Which key admitted a JWT, for the cache of verified tokens to ask again whether it still may. */
+export interface KeyUse {
+  readonly source: KeySource;
+  readonly alg: Algorithm;
+  readonly kid: string | undefined;
+  readonly fingerprint: string;
+}
+
 export type Verified =
-  | { readonly ok: true; readonly principal: Principal }
+  | { readonly ok: true; readonly principal: Principal; readonly via?: KeyUse }
   | { readonly ok: false; readonly rule: Rule; readonly reason?: string };
 
 const refuse = (rule: Rule, reason?: string): Verified =>
@@ -55,5 +64,9 @@ export async function verifyJwt(token: string, policy: JwtPolicy, nowSeconds: nu
     // jose's message is not ours to pass on; which check failed is the rule's to say.
     return refuse(RULES.signature);
   }
-  return { ok: true, principal: principalOf(claims, scopes, 'jwt', undefined) };
+  return {
+    ok: true,
+    principal: principalOf(claims, scopes, 'jwt', undefined),
+    via: { source, alg: header.alg, kid: header.kid, fingerprint: lookup.key.fingerprint },
+  };
 }
