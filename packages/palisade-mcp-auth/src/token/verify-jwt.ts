@@ -54,7 +54,12 @@ export async function verifyJwt(token: string, policy: JwtPolicy, nowSeconds: nu
     case 'unknown':
       return refuse(RULES.keyUnknown);
     case 'ambiguous':
-      return refuse(RULES.keyAmbiguous);
+      return refuse(
+        RULES.keyAmbiguous,
+        header.kid === undefined
+          ? 'the token names no kid and several keys fit its algorithm'
+          : 'the key set holds several keys under the token’s kid that fit its algorithm',
+      );
     case 'unavailable':
       return refuse(RULES.keySourceUnavailable, lookup.reason);
   }
