@@ -105,6 +105,16 @@ export function signRaw(
 }
 
 /**
+ * An ES256 token whose payload is `payload` byte for byte: for JSON a claims object cannot hold
+ * (`1e400`, a member named twice), which the issuer signs and the verifier must then read.
+ */
+export function signPayloadText(key: TestKey, payload: string): string {
+  const input = `${b64({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })}.${b64(payload)}`;
+  const signature = sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+/**
  * An RSA public key with exponent 1 and an RS256 token "signed" under it without any private
  * key: with e = 1, RSA verification computes s^1 mod n, so the signature is simply the PKCS #1
  * v1.5 encoding of the digest (RFC 8017 §9.2), which anyone can write.
