@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { boundedFetch, parseJson } from '../fetch/bounded-fetch.js';
-import { isLoopbackHost } from '../resource.js';
+import { discoveredEndpoint } from './discovered-endpoint.js';
 import type { CachePolicy } from './key-source.js';
 
 export interface IssuerMetadata {
@@ -30,23 +30,6 @@ export function discoveryUrls(issuer: URL): URL[] {
         at(`/.well-known/openid-configuration${path}`),
         at(`${path}/.well-known/openid-configuration`),
       ];
-}
-
-/** An endpoint a metadata document names: https, or http on loopback when the issuer is loopback too. */
-function endpoint(value: unknown, issuer: URL): URL | undefined | 'invalid' {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') return 'invalid';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'invalid';
-  }
-  if (url.username !== '' || url.password !== '') return 'invalid';
-  if (url.protocol === 'https:') return url;
-  return url.protocol === 'http:' && isLoopbackHost(url.hostname) && isLoopbackHost(issuer.hostname)
-    ? url
-    : 'invalid';
 }
 
 export class IssuerDiscovery {
@@ -107,13 +90,19 @@ export class IssuerDiscovery {
         tried.push(`${url.pathname} names another issuer`);
         continue;
       }
-      const jwksUri = endpoint(document['jwks_uri'], this.#url);
-      const introspection = endpoint(document['introspection_endpoint'], this.#url);
-      if (jwksUri === 'invalid' || introspection === 'invalid') {
-        tried.push(`${url.pathname} names an endpoint that is not https`);
+      const jwksUri = discoveredEndpoint(document['jwks_uri'], this.#url);
+      const introspection = discoveredEndpoint(document['introspection_endpoint'], this.#url);
+      const refused = [jwksUri, introspection].find(
+        (found) => found !== undefined && !(found instanceof URL),
+      );
+      if (refused !== undefined) {
+        tried.push(`${url.pathname} ${(refused as { refused: string }).refused}`);
         continue;
       }
-      this.#metadata = Object.freeze({ jwksUri, introspectionEndpoint: introspection });
+      this.#metadata = Object.freeze({
+        jwksUri: jwksUri as URL | undefined,
+        introspectionEndpoint: introspection as URL | undefined,
+      });
       this.#fetchedAt = performance.now();
       this.#failure = undefined;
       return;
