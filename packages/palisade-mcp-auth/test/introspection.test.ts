@@ -178,7 +178,10 @@ describe('introspection', () => {
     const { handle, events } = guard();
     const pending = Array.from({ length: 32 }, (_, i) => handle(whoami(AT, `${TOKEN}-${i}`)));
     while (held.length < 32) await new Promise((resolve) => setTimeout(resolve, 10));
-    await expectRefused(await handle(whoami(AT, `${TOKEN}-late`)), RULES.introspectionBusy, events);
+    const busy = await handle(whoami(AT, `${TOKEN}-late`));
+    // Busy lasts as long as one introspection: come back in a second, not a key source's cooldown.
+    expect(busy.headers.get('retry-after')).toBe('1');
+    await expectRefused(busy, RULES.introspectionBusy, events);
     for (const release of held) release();
     expect((await Promise.all(pending)).every((response) => response.status === 200)).toBe(true);
   });

@@ -67,8 +67,9 @@ export class Introspector {
     }
     const pending = this.#inflight.get(digest);
     if (pending !== undefined) return pending;
+    // Busy for as long as one introspection takes: the next may be asked at once.
     if (this.#inflight.size >= MAX_CONCURRENT_INTROSPECTIONS)
-      return { ok: false, rule: RULES.introspectionBusy };
+      return { ok: false, rule: RULES.introspectionBusy, retryInMs: 0 };
     const asked = this.#ask(token, digest, nowSeconds).finally(() => {
       this.#inflight.delete(digest);
     });
@@ -80,7 +81,10 @@ export class Introspector {
     let endpoint = this.#config.endpoint;
     if (endpoint === undefined) {
       const found = await (this.#discovery as IssuerDiscovery).metadata();
-      if (!found.ok) return { ok: false, rule: RULES.introspectionUnavailable, reason: found.reason };
+      if (!found.ok) {
+        const { reason, retryInMs } = found;
+        return { ok: false, rule: RULES.introspectionUnavailable, reason, retryInMs };
+      }
       endpoint = found.metadata.introspectionEndpoint;
       if (endpoint === undefined) {
         return {
@@ -106,11 +110,13 @@ export class Introspector {
       body: form.toString(),
       accept: ['application/json'],
     });
+    // A failed introspection is not rationed: the next request asks again at once.
     if (!fetched.ok) {
       return {
         ok: false,
         rule: RULES.introspectionUnavailable,
         reason: `introspection at ${endpoint.origin} ${fetched.reason}`,
+        retryInMs: 0,
       };
     }
     const answer = parseJson(fetched.body);

@@ -17,7 +17,7 @@ export interface IssuerMetadata {
 
 export type MetadataRead =
   | { readonly ok: true; readonly metadata: IssuerMetadata }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly retryInMs: number };
 
 /** The addresses to try, in the MCP spec's order (2025-11-25 §Authorization Server Metadata Discovery). */
 export function discoveryUrls(issuer: URL): URL[] {
@@ -65,7 +65,10 @@ export class IssuerDiscovery {
         }
       }
       if (this.#inflight !== undefined) await this.#inflight;
-      if (this.#failure !== undefined) return { ok: false, reason: this.#failure };
+      if (this.#failure !== undefined) {
+        const retryInMs = Math.max(0, this.#attemptedAt + this.#policy.cooldownMs - performance.now());
+        return { ok: false, reason: this.#failure, retryInMs };
+      }
     }
     return { ok: true, metadata: this.#metadata as IssuerMetadata };
   }

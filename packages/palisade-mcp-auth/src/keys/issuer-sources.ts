@@ -28,10 +28,14 @@ class DiscoveredKeySource implements KeySource {
 
   async lookup(alg: Algorithm, kid: string | undefined): Promise<KeyLookup> {
     const found = await this.#discovery.metadata();
-    if (!found.ok) return { kind: 'unavailable', reason: found.reason };
+    if (!found.ok) return { kind: 'unavailable', reason: found.reason, retryInMs: found.retryInMs };
     const uri = found.metadata.jwksUri;
     if (uri === undefined)
-      return { kind: 'unavailable', reason: `${this.#discovery.issuer} publishes no jwks_uri` };
+      return {
+        kind: 'unavailable',
+        reason: `${this.#discovery.issuer} publishes no jwks_uri`,
+        retryInMs: this.#checked.fetch.cooldownMs,
+      };
     if (this.#remote?.url.href !== uri.href) {
       this.#remote = new RemoteKeySource(uri, this.#checked.fetch, this.#checked.algorithms);
     }

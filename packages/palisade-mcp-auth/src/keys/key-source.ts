@@ -15,8 +15,8 @@ export type KeyLookup =
   | { readonly kind: 'key'; readonly key: VerificationKey }
   | { readonly kind: 'unknown' }
   | { readonly kind: 'ambiguous' }
-  /** The source could not be read; `reason` is for the host's log. */
-  | { readonly kind: 'unavailable'; readonly reason: string };
+  /** The source could not be read; `reason` is for the host's log, `retryInMs` until it is asked again. */
+  | { readonly kind: 'unavailable'; readonly reason: string; readonly retryInMs: number };
 
 export interface KeySource {
   lookup(alg: Algorithm, kid: string | undefined): KeyLookup | Promise<KeyLookup>;
@@ -63,7 +63,7 @@ export class RemoteKeySource implements KeySource {
   async lookup(alg: Algorithm, kid: string | undefined): Promise<KeyLookup> {
     if (this.#set === undefined || performance.now() - this.#fetchedAt >= this.#policy.cacheMaxAgeMs) {
       await this.#refresh();
-      if (this.#failure !== undefined) return { kind: 'unavailable', reason: this.#failure };
+      if (this.#failure !== undefined) return this.#unavailable(this.#failure);
     }
     const pick = (this.#set as KeySet).pick(alg, kid);
     if (pick.kind !== 'unknown') return pick;
@@ -73,8 +73,13 @@ export class RemoteKeySource implements KeySource {
     const looking = this.#inflight !== undefined;
     if (!looking && performance.now() - this.#attemptedAt < this.#policy.cooldownMs) return pick;
     await this.#refresh();
-    if (this.#failure !== undefined) return { kind: 'unavailable', reason: this.#failure };
+    if (this.#failure !== undefined) return this.#unavailable(this.#failure);
     return (this.#set as KeySet).pick(alg, kid);
+  }
+
+  #unavailable(reason: string): KeyLookup {
+    const retryInMs = Math.max(0, this.#attemptedAt + this.#policy.cooldownMs - performance.now());
+    return { kind: 'unavailable', reason, retryInMs };
   }
 
   #refresh(): Promise<void> {

@@ -28,7 +28,13 @@ export interface KeyUse {
 
 export type Verified =
   | { readonly ok: true; readonly principal: Principal; readonly via?: KeyUse }
-  | { readonly ok: false; readonly rule: Rule; readonly reason?: string };
+  | {
+      readonly ok: false;
+      readonly rule: Rule;
+      readonly reason?: string;
+      /** For a 503: how long until the source that failed is asked again (`Retry-After`). */
+      readonly retryInMs?: number;
+    };
 
 const refuse = (rule: Rule, reason?: string): Verified =>
   reason === undefined ? { ok: false, rule } : { ok: false, rule, reason };
@@ -61,7 +67,12 @@ export async function verifyJwt(token: string, policy: JwtPolicy, nowSeconds: nu
           : 'the key set holds several keys under the token’s kid that fit its algorithm',
       );
     case 'unavailable':
-      return refuse(RULES.keySourceUnavailable, lookup.reason);
+      return {
+        ok: false,
+        rule: RULES.keySourceUnavailable,
+        reason: lookup.reason,
+        retryInMs: lookup.retryInMs,
+      };
   }
   try {
     await compactVerify(token, lookup.key.jwk, { algorithms: [header.alg] });
