@@ -264,17 +264,12 @@ function handleRequest(
     return settled(state, invalidParams(id, `params._meta.${META_PROTOCOL_VERSION} must be a string`));
   }
   const served = servedOver(server.supportedVersions, state.transport);
-  if (isHandshakeRevision(version) && served.includes(version)) {
-    return settled(
-      state,
-      unsupportedVersion(server, state.transport, id, version, `${version} is served through initialize`),
-    );
-  }
   if (version !== MODERN_REVISION || !served.includes(MODERN_REVISION)) {
-    return settled(
-      state,
-      unsupportedVersion(server, state.transport, id, version, 'the requested revision is not served'),
-    );
+    const why =
+      isHandshakeRevision(version) && served.includes(version)
+        ? `${version} is served through initialize`
+        : 'the requested revision is not served';
+    return settled(state, unsupportedVersion(server, state.transport, id, version, why));
   }
   const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
   if (!isPlainObject(clientCapabilities)) {

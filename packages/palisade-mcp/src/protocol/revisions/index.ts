@@ -24,7 +24,18 @@ export function carriedOver(revision: Revision, transport: Transport): boolean {
   return profileOf(revision).transports.includes(transport);
 }
 
+// A server's `supportedVersions` is one frozen array for its life: what it serves over each
+// transport is worked out once, not on every request (a filter per request was measurable).
+const served = new WeakMap<readonly Revision[], Readonly<Record<Transport, readonly Revision[]>>>();
+
 /** The revisions of `supported` (newest first) that are served over `transport`. */
 export function servedOver(supported: readonly Revision[], transport: Transport): readonly Revision[] {
-  return supported.filter((revision) => carriedOver(revision, transport));
+  let byTransport = served.get(supported);
+  if (byTransport === undefined) {
+    const over = (carrier: Transport) =>
+      Object.freeze(supported.filter((revision) => carriedOver(revision, carrier)));
+    byTransport = Object.freeze({ stdio: over('stdio'), http: over('http') });
+    served.set(supported, byTransport);
+  }
+  return byTransport[transport];
 }
