@@ -223,7 +223,7 @@ function handleRequest(
       return settled(state, invalidParams(id, 'params._meta must be an object'));
     const trace = readTraceContext(meta ?? {}, server.traceContext.baggage);
     if (!trace.ok) return settled(state, invalidParams(id, trace.rule));
-    if (SESSION_METHODS.has(request.method)) {
+    if (SESSION_METHODS.has(request.method) && profileOf(revision).methods.has(request.method)) {
       const answered = answerSessionMethod(server, state, state.legacy, request.method, id, params);
       return { state: answered.state, response: Promise.resolve(answered.response), stage: 'method' };
     }

@@ -8,9 +8,11 @@
  * (test/protocol/older-revisions.test.ts); here only the transport's part is held.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { createHttpHandler } from '../../src/http/handler.js';
 import { createServer, type Revision } from '../../src/index.js';
 import { widest } from '../fixtures/widest.js';
+import { listenFetch } from '../support/fetch-peer.js';
 import { ADMIT_ALL, exchange, type Json, type Mounted, mount, post } from '../support/http-peer.js';
 
 const HTTP_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
@@ -254,5 +256,34 @@ describe('what the 2026-07-28 path says of the older revisions over HTTP', () =>
     expect(reply.json).toMatchObject({
       error: { code: -32022, message: 'Unsupported protocol version: the requested revision is not served' },
     });
+  });
+});
+
+describe('the fetch handler settles the revision as the node handler does', () => {
+  let fetchMounted: Mounted;
+  beforeAll(async () => {
+    fetchMounted = await listenFetch(createFetchHandler(createServer(widest), ADMIT_ALL));
+  });
+  afterAll(async () => {
+    await fetchMounted.close();
+  });
+
+  test('a request without MCP-Protocol-Version is served as 2025-03-26 by the fetch handler', async () => {
+    const reply = await send(LIST_TOOLS, {}, fetchMounted);
+    expect(reply.status).toBe(200);
+    expect(everything(reply)?.['title']).toBeUndefined();
+    expect(everything(reply)).toMatchObject({ name: 'everything', annotations: { readOnlyHint: true } });
+  });
+
+  test('a request naming 2025-06-18 is shaped to it by the fetch handler', async () => {
+    const reply = await send(LIST_TOOLS, { 'MCP-Protocol-Version': '2025-06-18' }, fetchMounted);
+    expect(everything(reply)).toMatchObject({ title: 'Everything' });
+    expect(everything(reply)?.['icons']).toBeUndefined();
+  });
+
+  test('a request naming 2024-11-05 is answered 400 with -32022 by the fetch handler', async () => {
+    const reply = await send(LIST_TOOLS, { 'MCP-Protocol-Version': '2024-11-05' }, fetchMounted);
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({ id: 1, error: { code: -32022, data: { supported: HTTP_REVISIONS } } });
   });
 });
