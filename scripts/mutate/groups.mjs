@@ -108,6 +108,7 @@ export const groups = {
   'http-serve': {
     mutate: [
       `${src}/http/serve*.ts`,
+      `${src}/http/routes.ts`,
       `${src}/http/protocol-sniff.ts`,
       `${src}/http/session-guard.ts`,
       `${src}/http/client-error.ts`,
