@@ -14,7 +14,7 @@
  * fault: `500` (`503` for the deadline) and `onFault`, never a half-written answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Http2ServerRequest, type ServerHttp2Stream } from 'node:http2';
+import { Http2ServerRequest } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import { invalidOption } from '../errors.js';
 import { MAX_ROUTE_BODY_BYTES, MAX_ROUTES } from '../limits.js';
@@ -167,7 +167,7 @@ type Checked =
       readonly headers: Record<string, string>;
       readonly body: Buffer;
     }
-  | { readonly ok: false; readonly fault: string };
+  | { readonly ok: false; readonly fault: string; readonly cause?: unknown };
 
 function checkAnswer(answer: unknown, anyOrigin: boolean): Checked {
   if (!isPlainObject(answer)) return { ok: false, fault: 'answered no { status?, headers?, body? } object' };
@@ -224,10 +224,10 @@ function runRoute(
     });
     return Promise.race([result, lapse])
       .then((settled) => (settled === TIMED_OUT ? TIMED_OUT : checkAnswer(settled, route.anyOrigin)))
-      .catch(() => ({ ok: false, fault: 'threw' }) as const)
+      .catch((cause: unknown) => ({ ok: false, fault: 'threw', cause }) as const)
       .finally(() => clearTimeout(timer));
-  } catch {
-    return { ok: false, fault: 'threw' };
+  } catch (cause) {
+    return { ok: false, fault: 'threw', cause };
   }
 }
 
@@ -339,13 +339,12 @@ function answerRoute(
       options.onFault(`the route ${path} did not answer within ${options.readTimeoutMs} ms`, undefined);
       refuse(REFUSALS.routeTimeout, cors);
     } else if (!checked.ok) {
-      options.onFault(`the route ${path} ${checked.fault}`, undefined);
+      options.onFault(`the route ${path} ${checked.fault}`, checked.cause);
       refuse(REFUSALS.routeFault, cors);
     } else {
       res.writeHead(checked.status, checked.headers);
+      // HTTP/2: a stream the client left open is then stopped by Node with RST_STREAM(NO_ERROR).
       res.end(head || checked.status === 204 ? undefined : checked.body);
-      // HTTP/2: a client still sending on a GET's stream is told to stop, as after any complete answer.
-      if (http2) endStream(res);
     }
   };
   const ran = runRoute(route, authorizeRequest(req), deadline);
@@ -357,11 +356,4 @@ function answerRoute(
   } else {
     write(ran);
   }
-}
-
-function endStream(res: ServerResponse): void {
-  const stream = (res as unknown as { stream: ServerHttp2Stream }).stream;
-  setImmediate(() => {
-    if (!stream.closed && stream.state.remoteClose === 0) stream.close();
-  });
 }

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
 import type { RouteAnswer, RouteRequest, ServeRoute } from '../../src/http/routes.js';
 import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
+import { H2Peer, headersFrame } from '../support/h2-frames.js';
 import { ADMIT_ALL, basicServer, exchange, modernRequest } from '../support/http-peer.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
@@ -370,6 +371,53 @@ describe('a route on HTTP/2, on the same port', () => {
       expect((await h2Get(session, { ':path': '/health' })).status).toBe(200);
     } finally {
       session.close();
+    }
+  });
+});
+
+describe('a route on HTTP/2, frame by frame', () => {
+  test('a GET whose stream the client leaves open is answered, then the stream is stopped with NO_ERROR', async () => {
+    const { port } = await start({ '/health': documentRoute() });
+    const peer = new H2Peer(port);
+    try {
+      await peer.ready();
+      const fields: Array<[string, string]> = [
+        [':method', 'GET'],
+        [':scheme', 'http'],
+        [':path', '/health'],
+        [':authority', '127.0.0.1'],
+      ];
+      peer.send(headersFrame(1, fields));
+      await peer.streamEnd(1);
+      expect(peer.statuses(1)).toEqual([200]);
+      expect(peer.body(1)).toBe(DOCUMENT);
+      await peer.waitFor((frame) => frame.streamId === 1 && frame.type === 3, 2_000);
+      expect(peer.rstCode(1)).toBe(0);
+    } finally {
+      peer.end();
+    }
+  });
+
+  test('a GET declaring a body over HTTP/2 is refused 400 without reading it', async () => {
+    const { port } = await start({ '/health': documentRoute() });
+    const peer = new H2Peer(port);
+    try {
+      await peer.ready();
+      peer.send(
+        headersFrame(1, [
+          [':method', 'GET'],
+          [':scheme', 'http'],
+          [':path', '/health'],
+          [':authority', '127.0.0.1'],
+          ['content-length', '5'],
+        ]),
+      );
+      await peer.streamEnd(1);
+      expect(peer.statuses(1)).toEqual([400]);
+      expect(events.at(-1)?.rule).toBe('route-body');
+      expect(seen).toEqual([]);
+    } finally {
+      peer.end();
     }
   });
 });
