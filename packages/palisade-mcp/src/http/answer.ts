@@ -20,20 +20,20 @@ import { type ConnectionState, initialState } from '../protocol/state.js';
 import { LEGACY_REVISION, META_PROTOCOL_VERSION, MODERN_REVISION } from '../revisions.js';
 import type { Server } from '../server.js';
 import { encodeMessage } from '../wire/encode.js';
-import type { HeaderCheck } from './header-check.js';
 import {
   checkCarriedHeaders,
   checkLegacyVersionHeader,
   checkModernHeaders,
+  type HeaderCheck,
+  type HeaderIndex,
   PROTOCOL_VERSION_LOWER,
-} from './header-match.js';
-import { trimOws } from './header-text.js';
-import { type HeaderIndex, valuesOf } from './header-values.js';
+  trimOws,
+  valuesOf,
+} from './headers/index.js';
 import type { HttpLogEvent } from './http-options.js';
 import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS, WRITE_REFUSALS } from './refusals.js';
-import { writeEmpty, writeJson } from './respond.js';
+import { statusOf, writeEmpty, writeJson } from './respond.js';
 import { type BoundedWriter, boundedWriter, type Overrun } from './sse-writer.js';
-import { statusOf } from './status.js';
 
 export interface AnswerInput {
   readonly server: Server;

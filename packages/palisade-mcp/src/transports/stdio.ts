@@ -30,6 +30,7 @@ import { type ConnectionState, initialState } from '../protocol/state.js';
 import type { Server } from '../server.js';
 import { guardedHook } from '../telemetry/guarded-hook.js';
 import { checkLogger, faultToLogger, type PalisadeLogger } from '../telemetry/logger.js';
+import { defaultFault } from '../telemetry/transport-log.js';
 import { encodeMessage } from '../wire/encode.js';
 import { readJsonMessage } from '../wire/json-reader.js';
 import { type Frame, StdioFramer } from '../wire/stdio-framer.js';
@@ -67,11 +68,6 @@ interface InFlight {
 }
 
 const STDIO_KEYS = ['input', 'output', 'exitOnClose', 'onFault', 'logger'] as const;
-
-function defaultFaultReport(description: string, cause: unknown): void {
-  const detail = cause instanceof Error && typeof cause.stack === 'string' ? `\n${cause.stack}` : '';
-  process.stderr.write(`palisade: host fault: ${description}${detail}\n`);
-}
 
 function frameText(text: string, framing: Framing): string {
   return framing === 'line'
@@ -111,7 +107,7 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
     'onFault',
     onFault === undefined
       ? logger === undefined
-        ? defaultFaultReport
+        ? defaultFault
         : faultToLogger(logger, 'stdio')
       : requireFunction<(description: string, cause: unknown) => void>(onFault, 'onFault'),
   );

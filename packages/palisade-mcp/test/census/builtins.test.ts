@@ -8,13 +8,13 @@ import { builtinCensus, builtinsIn } from './rules-code.js';
 import { plant, runCensus, sourceFiles } from './source.js';
 
 const BUILTINS = [
-  // Buffer for base64 and UTF-8 decoding of bytes from the wire (wire/utf8-text, http/base64-sentinel).
+  // Buffer for base64 and UTF-8 decoding of bytes from the wire (wire/utf8-text, http/headers/sentinel).
   'node:buffer',
   // createHash only: the connectome's canonical digest (connectome/canonical).
   'node:crypto',
   // The dispatch tracing channel and refusal events (telemetry, connectome/observed, http/refusals).
   'node:diagnostics_channel',
-  // once() to await a listening server (http/serve).
+  // once() to await a listening server (http/node/serve).
   'node:events',
   // The CLI reads the package's own package.json for --version (cli/main).
   'node:fs',
@@ -32,9 +32,9 @@ const BUILTINS = [
   'node:path',
   // A monotonic clock for deadlines and durations (http, telemetry).
   'node:perf_hooks',
-  // Stream types for the stdio transport and client-error answers.
+  // Stream types for the stdio transport and node/client-error answers.
   'node:stream',
-  // serve({ tls }): TLS termination with the host's certificate and key (http/serve-tls).
+  // serve({ tls }): TLS termination with the host's certificate and key (http/node/serve-tls).
   'node:tls',
   // file: URLs of modules in the tracer's samples (connectome/tracer).
   'node:url',

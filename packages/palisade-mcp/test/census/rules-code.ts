@@ -195,3 +195,50 @@ export function layeringCensus(levels: Readonly<Record<string, number>>): Census
       return [{ file, line: edge.line, what: `${kind} ${edge.from} → ${edge.to} goes against the flow` }];
     });
 }
+
+/** Inside `part`: a file's sub-part, its folder under `part/`, or `shared` for the files at its top. */
+export function subpartOf(part: string, file: string): string | null {
+  if (!file.startsWith(`${part}/`)) return null;
+  const rest = file.slice(part.length + 1);
+  const slash = rest.indexOf('/');
+  return slash === -1 ? 'shared' : rest.slice(0, slash);
+}
+
+/**
+ * The same one-way flow inside one part, between its folders and the files at its top (`shared`):
+ * an import between two sub-parts goes only to a strictly lower level.
+ */
+export function innerLayeringCensus(part: string, levels: Readonly<Record<string, number>>): Census {
+  return (file, source) => {
+    const from = subpartOf(part, file);
+    if (from === null) return [];
+    return importsOf(parse(file, source)).flatMap((record): Violation[] => {
+      const target = resolveRelative(file, record.specifier);
+      const to = target === null ? null : subpartOf(part, target);
+      if (to === null || to === from) return [];
+      const kind = record.typeOnly ? 'type import' : 'import';
+      const edge = `${kind} ${part}/${from} → ${part}/${to}`;
+      const fromLevel = levels[from];
+      const toLevel = levels[to];
+      if (fromLevel === undefined || toLevel === undefined) {
+        return [
+          { file, line: record.line, what: `${edge}: ${fromLevel === undefined ? from : to} has no level` },
+        ];
+      }
+      return toLevel < fromLevel ? [] : [{ file, line: record.line, what: `${edge} goes against the flow` }];
+    });
+  };
+}
+
+/** A folder entered only through its `index.ts`: no file outside it imports one of its other files. */
+export function throughIndexCensus(folder: string): Census {
+  return (file, source) =>
+    file.startsWith(`${folder}/`)
+      ? []
+      : importsOf(parse(file, source)).flatMap((record): Violation[] => {
+          const target = resolveRelative(file, record.specifier);
+          if (target === null || !target.startsWith(`${folder}/`) || target === `${folder}/index.ts`)
+            return [];
+          return [{ file, line: record.line, what: `imports ${target} past ${folder}/index.ts` }];
+        });
+}

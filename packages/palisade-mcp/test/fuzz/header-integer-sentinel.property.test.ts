@@ -2,10 +2,10 @@ import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { McpHeaderField } from '../../src/catalog/mcp-header-annotations.js';
-import { decodeSentinel } from '../../src/http/base64-sentinel.js';
-import { checkModernHeaders } from '../../src/http/header-match.js';
-import { indexHeaders } from '../../src/http/header-values.js';
-import { parseStrictInteger } from '../../src/http/strict-integer.js';
+import { parseStrictInteger } from '../../src/http/headers/integer.js';
+import { checkModernHeaders } from '../../src/http/headers/match.js';
+import { decodeSentinel } from '../../src/http/headers/sentinel.js';
+import { indexHeaders } from '../../src/http/headers/values.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 const safeInteger = fc.oneof(

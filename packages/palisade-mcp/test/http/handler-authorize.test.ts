@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler, type HttpHandlerOptions, type HttpLogEvent } from '../../src/http/handler.js';
+import {
+  createHttpHandler,
+  type HttpHandlerOptions,
+  type HttpLogEvent,
+} from '../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../src/index.js';
 import {
   ADMIT_ALL,

@@ -27,7 +27,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { instrumentPalisade } from '../../../../examples/opentelemetry/instrument.ts';
-import { type Serving, serve } from '../../src/http/serve.js';
+import { type Serving, serve } from '../../src/http/node/serve.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { runStdio } from '../../src/transports/stdio.js';
 import { MODERN_META } from '../support/stdio-peer.js';

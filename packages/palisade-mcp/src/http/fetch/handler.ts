@@ -5,7 +5,7 @@
  * its statuses and bodies (handler.ts): Host (421), Origin (403), path (404), method (405, Allow:
  * POST), authorize, Accept (406), Content-Type (415), framing (411/413), the body read under the
  * cap and the deadline (413/408), authorizeBody, the JSON reader (400), the header–body match (400
- * -32020) and the core. Answers come from the same code (answer.ts through fetch-response.ts):
+ * -32020) and the core. Answers come from the same code (answer.ts through fetch/response.ts):
  * JSON, 202 for a notification, or an SSE stream when the client accepts one and the request
  * emits notifications first.
  *
@@ -25,26 +25,26 @@
  */
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { MAX_MESSAGE_BYTES } from '../limits.js';
-import { errorResponse } from '../protocol/jsonrpc.js';
-import type { Server } from '../server.js';
-import { runAuthorize } from './authorize.js';
-import { type CorsPolicy, corsPolicy, corsResponseHeaders, preflight } from './cors.js';
+import { MAX_MESSAGE_BYTES } from '../../limits.js';
+import { errorResponse } from '../../protocol/jsonrpc.js';
+import type { Server } from '../../server.js';
+import { runAuthorize } from '../authorize.js';
+import { type CorsPolicy, corsPolicy, corsResponseHeaders, preflight } from '../cors.js';
 import {
   answerAdmitted,
   BODY_CONSUMED_FAULT,
   bodyMessage,
   judgeAuthorize,
   reportRefusal,
-} from './exchange-steps.js';
-import { readStreamBody } from './fetch-body.js';
-import { fetchAuthorizeRequest, fetchHeaderIndex } from './fetch-request.js';
-import { StreamResponse } from './fetch-response.js';
-import { valuesOf } from './header-values.js';
-import { checkHost, originAllowed, targetDisagrees, targetPath } from './host-origin.js';
-import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from './http-options.js';
-import { isJsonContentType, readAccept } from './media.js';
-import { type HttpRefusal, REFUSALS } from './refusals.js';
+} from '../exchange-steps.js';
+import { valuesOf } from '../headers/index.js';
+import { checkHost, originAllowed, targetDisagrees, targetPath } from '../host-origin.js';
+import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from '../http-options.js';
+import { isJsonContentType, readAccept } from '../media.js';
+import { type HttpRefusal, REFUSALS } from '../refusals.js';
+import { readStreamBody } from './read-body.js';
+import { fetchAuthorizeRequest, fetchHeaderIndex } from './request.js';
+import { StreamResponse } from './response.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -193,7 +193,7 @@ async function serveFetch(
     server,
     options,
     { message: read.message, headers, auth: admission.auth, mayStream: accept.eventStream },
-    // The answer path uses only the members StreamResponse offers (fetch-response.ts).
+    // The answer path uses only the members StreamResponse offers (fetch/response.ts).
     sink as unknown as ServerResponse,
   );
   // After the answer path listens for 'close', so a client already gone still cancels the request.

@@ -5,10 +5,10 @@
  * without them cannot load it.
  */
 
-export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
 export type {
   AuthorizeRequest,
   AuthorizeResult,
   HttpLogEvent,
-} from './http-options.js';
-export { HTTP_REFUSAL_CHANNEL } from './refusals.js';
+} from '../http-options.js';
+export { HTTP_REFUSAL_CHANNEL } from '../refusals.js';
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './handler.js';

@@ -5,13 +5,12 @@
  * runtime no more of it will be read (what the runtime then does with the connection is its own).
  *
  * The deadline is the absolute point on the monotonic clock the handler set when the request came
- * in, one budget for the whole body however it is split, as read-body.ts keeps it for `node:http`.
- * A timer per read here, not read-body.ts's shared one: a fetch runtime may run no Node timers
+ * in, one budget for the whole body however it is split, as node/read-body.ts keeps it for `node:http`.
+ * A timer per read here, not node/read-body.ts's shared one: a fetch runtime may run no Node timers
  * list, and `setTimeout` is all the Web platform guarantees.
  */
 import { performance } from 'node:perf_hooks';
-import { BodyBytes } from './body-bytes.js';
-import type { BodyRead } from './read-body.js';
+import { BodyBytes, type BodyRead } from '../body-bytes.js';
 
 export async function readStreamBody(
   body: ReadableStream<Uint8Array> | null,

@@ -2,15 +2,15 @@
  * What the checks read from a fetch `Request`. A `Headers` object is not the header block: names
  * come lower-cased and each name's lines are already joined with ", " (all but `Set-Cookie`), so
  * a repeat can no longer be told from one line holding a comma. Where that matters the handler
- * says so (fetch-handler.ts); here each name gets its one joined value, except the headers the
+ * says so (fetch/handler.ts); here each name gets its one joined value, except the headers the
  * header–body match mirrors, whose joins are undone (below).
  */
-import type { HeaderIndex } from './header-values.js';
-import type { AuthorizeRequest } from './http-options.js';
+import type { HeaderIndex } from '../headers/index.js';
+import type { AuthorizeRequest } from '../http-options.js';
 
 /**
  * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*`: the headers the match
- * holds to the body (header-match.ts), where a repeat is refused because an intermediary may read
+ * holds to the body (headers/match.ts), where a repeat is refused because an intermediary may read
  * only the first line. `Headers` joins two lines with ", ", so `us` and `eu` would reach the match
  * as the one value `us, eu` and agree with a body saying exactly that. Here ", " in one of them is
  * read as the repeat it may be (refused -32020 as the node handler refuses two lines); a client

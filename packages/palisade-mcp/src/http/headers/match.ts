@@ -21,13 +21,13 @@
  *   compare literally. A base64 spelling of a value that could have gone plain is accepted: the
  *   spec makes plain text a permission, not a duty.
  */
-import type { McpHeaderField } from '../catalog/mcp-header-annotations.js';
-import { META_PROTOCOL_VERSION } from '../revisions.js';
-import { decodeSentinel } from './base64-sentinel.js';
-import { HEADERS_MATCH, type HeaderCheck, headerRefusal, RULE } from './header-check.js';
-import { headerText } from './header-text.js';
-import { asciiLowerCase, type HeaderIndex, valuesOf } from './header-values.js';
-import { parseStrictInteger } from './strict-integer.js';
+import type { McpHeaderField } from '../../catalog/mcp-header-annotations.js';
+import { META_PROTOCOL_VERSION } from '../../revisions.js';
+import { HEADERS_MATCH, type HeaderCheck, headerRefusal, RULE } from './check.js';
+import { parseStrictInteger } from './integer.js';
+import { decodeSentinel } from './sentinel.js';
+import { headerText } from './text.js';
+import { asciiLowerCase, type HeaderIndex, valuesOf } from './values.js';
 
 export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
 export const METHOD_HEADER = 'Mcp-Method';

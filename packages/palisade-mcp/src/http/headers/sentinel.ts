@@ -12,7 +12,7 @@
  * text, for the same reason.
  */
 import { Buffer } from 'node:buffer';
-import { decodeUtf8 } from '../wire/utf8-text.js';
+import { decodeUtf8 } from '../../wire/utf8-text.js';
 
 const PREFIX = '=?base64?';
 const SUFFIX = '?=';

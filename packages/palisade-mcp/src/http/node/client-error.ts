@@ -9,9 +9,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { errorResponse } from '../protocol/jsonrpc.js';
-import type { HttpLogEvent } from './http-options.js';
-import { type HttpRefusal, publishRefusal } from './refusals.js';
+import { errorResponse } from '../../protocol/jsonrpc.js';
+import type { HttpLogEvent } from '../http-options.js';
+import { type HttpRefusal, publishRefusal } from '../refusals.js';
 
 function refusal(rule: string, status: number, message: string): HttpRefusal {
   return Object.freeze({ rule, status, code: -32600, message, early: true });

@@ -33,10 +33,11 @@ import {
   type ServerHttp2Stream,
 } from 'node:http2';
 import { performance } from 'node:perf_hooks';
-import { MAX_MESSAGE_BYTES } from '../limits.js';
-import type { Server } from '../server.js';
-import { authorizeRequest, runAuthorize, type Verdict } from './authorize.js';
-import { type CorsPolicy, corsPolicy, corsResponseHeaders, preflight, withVaryOrigin } from './cors.js';
+import { MAX_MESSAGE_BYTES } from '../../limits.js';
+import type { Server } from '../../server.js';
+import { runAuthorize, type Verdict } from '../authorize.js';
+import type { BodyRead } from '../body-bytes.js';
+import { type CorsPolicy, corsPolicy, corsResponseHeaders, preflight, withVaryOrigin } from '../cors.js';
 import {
   answerAdmitted,
   BODY_CONSUMED_FAULT,
@@ -44,9 +45,8 @@ import {
   judgeAuthorize,
   type MessageRead,
   reportRefusal,
-} from './exchange-steps.js';
-import { trimOws } from './header-text.js';
-import { asciiLowerCase, type HeaderIndex, indexHeaders, valuesOf } from './header-values.js';
+} from '../exchange-steps.js';
+import { asciiLowerCase, type HeaderIndex, indexHeaders, trimOws, valuesOf } from '../headers/index.js';
 import {
   checkAuthority,
   checkHost,
@@ -54,20 +54,21 @@ import {
   targetAuthority,
   targetDisagrees,
   targetPath,
-} from './host-origin.js';
+} from '../host-origin.js';
 import {
   type AuthorizeRequest,
   type CheckedHttpOptions,
   checkHttpOptions,
   type HttpHandlerOptions,
-} from './http-options.js';
-import { isJsonContentType, readAccept } from './media.js';
-import { type BodyRead, clientGone, readBody } from './read-body.js';
-import { type HttpRefusal, REFUSALS } from './refusals.js';
-import { writePreflight, writeRefusal } from './respond.js';
+} from '../http-options.js';
+import { isJsonContentType, readAccept } from '../media.js';
+import { type HttpRefusal, REFUSALS } from '../refusals.js';
+import { writePreflight, writeRefusal } from '../respond.js';
+import { clientGone, readBody } from './read-body.js';
+import { authorizeRequest } from './request.js';
 
-export type { AuthorizeRequest, AuthorizeResult, HttpHandlerOptions, HttpLogEvent } from './http-options.js';
-export { HTTP_REFUSAL_CHANNEL } from './refusals.js';
+export type { AuthorizeRequest, AuthorizeResult, HttpHandlerOptions, HttpLogEvent } from '../http-options.js';
+export { HTTP_REFUSAL_CHANNEL } from '../refusals.js';
 
 export type HttpRequest = IncomingMessage | Http2ServerRequest;
 export type HttpResponse = ServerResponse | Http2ServerResponse;

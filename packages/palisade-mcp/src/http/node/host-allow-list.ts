@@ -11,13 +11,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Http2ServerRequest } from 'node:http2';
-import { invalidOption } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
-import { indexHeaders } from './header-values.js';
-import { checkAuthority, checkHost } from './host-origin.js';
-import { allowedHostName, stringList } from './http-options.js';
-import { publishRefusal, REFUSALS } from './refusals.js';
-import { writeRefusal } from './respond.js';
+import { invalidOption } from '../../errors.js';
+import { isPlainObject, refuseUnknownKeys } from '../../options.js';
+import { indexHeaders } from '../headers/index.js';
+import { checkAuthority, checkHost } from '../host-origin.js';
+import { allowedHostName, stringList } from '../http-options.js';
+import { publishRefusal, REFUSALS } from '../refusals.js';
+import { writeRefusal } from '../respond.js';
 
 export interface HostAllowListOptions {
   /** Host names (ports ignored), compared case-insensitively. Default: localhost, 127.0.0.1, ::1. */

@@ -4,7 +4,17 @@
  * `serve()` builds the listening server with every server-level setting chosen; `hostAllowList()`
  * puts the Host rule in front of an Express/Connect app's other routes.
  */
-export type { CorsOptions } from './cors.js';
+export type { CorsOptions } from '../cors.js';
+export type {
+  Authorize,
+  AuthorizeAdmit,
+  AuthorizeBody,
+  AuthorizeRefusal,
+  AuthorizeRequest,
+  AuthorizeResult,
+  HttpHandlerOptions,
+  HttpLogEvent,
+} from '../http-options.js';
 export {
   createHttpHandler,
   HTTP_REFUSAL_CHANNEL,
@@ -17,15 +27,5 @@ export {
   type HostAllowListOptions,
   hostAllowList,
 } from './host-allow-list.js';
-export type {
-  Authorize,
-  AuthorizeAdmit,
-  AuthorizeBody,
-  AuthorizeRefusal,
-  AuthorizeRequest,
-  AuthorizeResult,
-  HttpHandlerOptions,
-  HttpLogEvent,
-} from './http-options.js';
 export { type ServeOptions, type ServeTlsOptions, type Serving, serve } from './serve.js';
 export type { Pem } from './serve-tls.js';

@@ -11,11 +11,7 @@
  */
 import { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { BodyBytes } from './body-bytes.js';
-
-export type BodyRead =
-  | { readonly ok: true; readonly bytes: Buffer }
-  | { readonly ok: false; readonly reason: 'timeout' | 'too-large' | 'aborted' };
+import { BodyBytes, type BodyRead } from '../body-bytes.js';
 
 /** The client is gone: its connection or stream closed before the request was answered. */
 export function clientGone(req: IncomingMessage): boolean {

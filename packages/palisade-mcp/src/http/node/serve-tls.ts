@@ -17,8 +17,8 @@ import {
   type TLSSocket,
   type Server as TlsServer,
 } from 'node:tls';
-import { invalidOption } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
+import { invalidOption } from '../../errors.js';
+import { isPlainObject, refuseUnknownKeys } from '../../options.js';
 
 export type Pem = string | Buffer | readonly (string | Buffer)[];
 

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { createServer as createHttp1Server } from 'node:http';
 import { createServer as createHttp2Server, type Http2Session } from 'node:http2';
 import { createServer as createNetServer, isIP, type Server as NetServer, type Socket } from 'node:net';
-import { invalidOption } from '../errors.js';
+import { invalidOption } from '../../errors.js';
 import {
   DEFAULT_CONNECTION_TIMEOUT_MS,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -23,12 +23,13 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_SNIFF_TIMEOUT_MS,
   MAX_SERVE_TIMEOUT_MS,
-} from '../limits.js';
-import { isPlainObject, refuseUnknownKeys, requireInteger, requireString } from '../options.js';
-import type { Server } from '../server.js';
+} from '../../limits.js';
+import { isPlainObject, refuseUnknownKeys, requireInteger, requireString } from '../../options.js';
+import type { Server } from '../../server.js';
+import { refusalLog } from '../../telemetry/transport-log.js';
+import { HTTP_KEYS } from '../http-options.js';
 import { answerClientError } from './client-error.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
-import { HTTP_KEYS, refusalLog } from './http-options.js';
 import { sniff } from './protocol-sniff.js';
 import { checkTlsOptions, createTlsListener, type ServeTlsOptions } from './serve-tls.js';
 import { guardSession } from './session-guard.js';
