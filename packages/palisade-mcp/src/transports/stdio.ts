@@ -94,7 +94,7 @@ function legacyChange(
     : undefined;
 }
 
-export function runStdio(server: Server, options: StdioOptions = {}): StdioHandle {
+export function serveStdio(server: Server, options: StdioOptions = {}): StdioHandle {
   const checked: unknown = options;
   if (!isPlainObject(checked)) throw invalidOption('stdio options', 'must be a plain object');
   refuseUnknownKeys(checked, STDIO_KEYS, '');
