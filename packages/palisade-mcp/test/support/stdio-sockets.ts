@@ -10,7 +10,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from '../../src/index.js';
-import { serveStdio, type StdioHandle, type StdioOptions } from '../../src/transports/stdio.js';
+import { type StdioHandle, type StdioOptions, serveStdio } from '../../src/transports/stdio.js';
 
 /** Both ends of one unix-socket connection: `near` is the test's, `far` is handed to the transport. */
 export async function connectedPair(): Promise<{ near: Socket; far: Socket }> {

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createServer, defineTool, type Server } from '../../src/index.js';
 import { MAX_SSE_QUEUED_BYTES } from '../../src/limits.js';
-import { serveStdio, STDIO_SHUTDOWN_GRACE_MS } from '../../src/transports/stdio.js';
+import { STDIO_SHUTDOWN_GRACE_MS, serveStdio } from '../../src/transports/stdio.js';
 import { catalogs } from '../fixtures/catalogs.js';
 import { INITIALIZE, modern } from '../support/stdio-peer.js';
 import { connectedPair, runOverSockets, type SocketPeer } from '../support/stdio-sockets.js';
