@@ -39,6 +39,20 @@ export const groups = {
     ],
     coverageAnalysis: 'perTest',
   },
+  // The MCP header rules a client shares with the server: how a value is written and read, which
+  // headers a request carries, which x-mcp-header annotations stand. The server's header match
+  // and the catalog's construction check reach them too, so their tests are loaded.
+  'wire-headers': {
+    mutate: [`${src}/wire/header-value.ts`, `${src}/wire/mcp-header*.ts`],
+    tests: [
+      `${test}/wire/header-value.test.ts`,
+      `${test}/wire/mcp-header*.test.ts`,
+      `${test}/http/header-match*.test.ts`,
+      `${test}/catalog/mcp-header-annotations.test.ts`,
+      `${test}/fuzz/header-integer-sentinel.property.test.ts`,
+    ],
+    coverageAnalysis: 'perTest',
+  },
   // src/http is measured in eight parts of at most about 400 mutants, each finishing in well under
   // an hour on two cores: Stryker writes its report and incremental file only when a run ends, so
   // the whole folder (2,800 mutants) in one run, stopped by a deadline after hours, left nothing

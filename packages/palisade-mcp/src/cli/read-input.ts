@@ -9,10 +9,8 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { PalisadeError } from '../errors.js';
 import { MAX_JSON_DEPTH } from '../limits.js';
 import { isPlainObject } from '../options.js';
-import { readJsonDocument } from '../wire/json-reader.js';
-import { findRepeatedKey, renderRefusalKey } from '../wire/json-repeated-key.js';
+import { readJsonDocument, repeatedKeyOf } from '../wire/json-reader.js';
 import type { WireRule } from '../wire/refusal.js';
-import { decodeUtf8 } from '../wire/utf8-text.js';
 
 /** Largest input file the CLI reads, in bytes: 64 MiB. */
 export const MAX_INPUT_BYTES = 67_108_864; // → 'PALISADE_ERR_CLI_INPUT'
@@ -82,6 +80,6 @@ export function readJsonObject(path: string): Record<string, unknown> {
 }
 
 function repeated(path: string, bytes: Uint8Array): PalisadeError {
-  const key = findRepeatedKey(decodeUtf8(bytes) ?? '');
-  return refuse(path, key === undefined ? 'repeats a key' : `repeats the key ${renderRefusalKey(key)}`);
+  const key = repeatedKeyOf(bytes);
+  return refuse(path, key === undefined ? 'repeats a key' : `repeats the key ${key}`);
 }

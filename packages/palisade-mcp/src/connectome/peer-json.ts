@@ -8,10 +8,8 @@
  */
 import { PalisadeError } from '../errors.js';
 import { MAX_JSON_DEPTH } from '../limits.js';
-import { readJsonDocument } from '../wire/json-reader.js';
-import { findRepeatedKey, renderRefusalKey } from '../wire/json-repeated-key.js';
+import { readJsonDocument, repeatedKeyOf } from '../wire/json-reader.js';
 import type { WireRule } from '../wire/refusal.js';
-import { decodeUtf8 } from '../wire/utf8-text.js';
 
 /**
  * Largest peer graph read, in bytes: 16 MiB, about 100,000 edges of canonical bytes.
@@ -38,12 +36,8 @@ export function readPeerJson(bytes: Uint8Array, who: string): unknown {
     );
   }
   if (rule === 'repeated-key') {
-    const key = findRepeatedKey(decodeUtf8(bytes) ?? '');
-    throw malformed(
-      who,
-      rule,
-      key === undefined ? 'repeats a key' : `repeats the key ${renderRefusalKey(key)}`,
-    );
+    const key = repeatedKeyOf(bytes);
+    throw malformed(who, rule, key === undefined ? 'repeats a key' : `repeats the key ${key}`);
   }
   throw malformed(who, rule, RULE_TEXT[rule] ?? 'is refused');
 }

@@ -9,17 +9,17 @@ import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../options.js';
 import { type AnswerStage, type ExchangeIO, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
+import { type ConnectionState, initialState } from '../protocol/state.js';
+import { LEGACY_REVISION, META_PROTOCOL_VERSION, MODERN_REVISION } from '../revisions.js';
+import type { Server } from '../server.js';
+import { encodeMessage } from '../wire/encode.js';
 import {
   classify,
   errorResponse,
   isValidId,
   type JsonRpcNotification,
   type JsonRpcResponse,
-} from '../protocol/jsonrpc.js';
-import { type ConnectionState, initialState } from '../protocol/state.js';
-import { LEGACY_REVISION, META_PROTOCOL_VERSION, MODERN_REVISION } from '../revisions.js';
-import type { Server } from '../server.js';
-import { encodeMessage } from '../wire/encode.js';
+} from '../wire/jsonrpc.js';
 import {
   checkCarriedHeaders,
   checkLegacyVersionHeader,

@@ -6,8 +6,8 @@
 import type { ServerResponse } from 'node:http';
 import { Http2ServerResponse, constants as http2Constants } from 'node:http2';
 import type { AnswerStage } from '../protocol/core.js';
-import type { JsonRpcResponse, OutgoingMessage } from '../protocol/jsonrpc.js';
-import { errorResponse } from '../protocol/jsonrpc.js';
+import type { JsonRpcResponse, OutgoingMessage } from '../wire/jsonrpc.js';
+import { errorResponse } from '../wire/jsonrpc.js';
 import type { HttpRefusal } from './refusals.js';
 
 const ALWAYS_400 = new Set([-32020, -32021, -32022]);

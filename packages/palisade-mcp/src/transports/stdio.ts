@@ -18,13 +18,6 @@ import { isPlainObject, refuseUnknownKeys, requireFunction } from '../options.js
 import type { Change } from '../protocol/change-hub.js';
 import { type Exchange, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
-import {
-  errorResponse,
-  isValidId,
-  type JsonRpcNotification,
-  type OutgoingMessage,
-  type RequestId,
-} from '../protocol/jsonrpc.js';
 import { LIST_METHODS, serves } from '../protocol/methods/listen.js';
 import { type ConnectionState, initialState } from '../protocol/state.js';
 import type { Server } from '../server.js';
@@ -33,6 +26,13 @@ import { checkLogger, faultToLogger, type PalisadeLogger } from '../telemetry/lo
 import { defaultFault } from '../telemetry/transport-log.js';
 import { encodeMessage } from '../wire/encode.js';
 import { readJsonMessage } from '../wire/json-reader.js';
+import {
+  errorResponse,
+  isValidId,
+  type JsonRpcNotification,
+  type OutgoingMessage,
+  type RequestId,
+} from '../wire/jsonrpc.js';
 import { type Frame, StdioFramer } from '../wire/stdio-framer.js';
 import { ID_IN_FLIGHT_RULE, reportStdioRefusal } from './stdio-refusal.js';
 

@@ -1,6 +1,7 @@
 /**
- * The `=?base64?…?=` sentinel of MCP 2026-07-28 (SEP-2243, "Value Encoding"): how a client sends
- * a header value that is not plain visible ASCII. Only the lowercase markers, both present and
+ * How an MCP header value is written and read (MCP 2026-07-28, SEP-2243, "Value Encoding"): plain
+ * visible ASCII as it is, anything else in the `=?base64?…?=` sentinel. `encodeHeaderValue` is the
+ * client's side, `decodeHeaderValue` the server's. Only the lowercase markers, both present and
  * not overlapping, make a sentinel; anything else is a literal (`=?BASE64?…?=` included).
  *
  * Inside, the payload must be the one canonical spelling of its bytes (RFC 4648 §3.5): the §4
@@ -12,7 +13,7 @@
  * text, for the same reason.
  */
 import { Buffer } from 'node:buffer';
-import { decodeUtf8 } from '../../wire/utf8-text.js';
+import { decodeUtf8 } from './utf8-text.js';
 
 const PREFIX = '=?base64?';
 const SUFFIX = '?=';
@@ -29,11 +30,33 @@ const CANONICAL_BASE64 =
  * What a header value means once the sentinel is read: the value itself when it is a literal,
  * the decoded text when it is a well-formed sentinel, `undefined` when it is a malformed one.
  */
-export function decodeSentinel(value: string): string | undefined {
-  if (value.length < PREFIX.length + SUFFIX.length || !value.startsWith(PREFIX) || !value.endsWith(SUFFIX)) {
-    return value;
-  }
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!readsAsSentinel(value)) return value;
   const payload = value.slice(PREFIX.length, value.length - SUFFIX.length);
   if (!CANONICAL_BASE64.test(payload)) return undefined;
   return decodeUtf8(Buffer.from(payload, 'base64'));
+}
+
+/** A lone surrogate: a UTF-16 half with no partner, which has no UTF-8 form. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Nothing but 0x20–0x7E, and neither first nor last a space. */
+const PLAIN = /^(?! )[\x20-\x7e]*(?<! )$/;
+
+/**
+ * How a client writes `text` into an MCP header (SEP-2243, "Value Encoding"): as it is when it is
+ * plain visible ASCII that does not start or end with a space and does not itself read as a
+ * sentinel, else `=?base64?…?=` over its UTF-8 bytes, in the canonical spelling `decodeHeaderValue`
+ * admits. `undefined` for a text holding a lone surrogate, which has no UTF-8 form: no header can
+ * carry it, and the body's JSON reader refuses it too.
+ */
+export function encodeHeaderValue(text: string): string | undefined {
+  if (PLAIN.test(text) && !readsAsSentinel(text)) return text;
+  if (LONE_SURROGATE.test(text)) return undefined;
+  return `${PREFIX}${Buffer.from(text, 'utf8').toString('base64')}${SUFFIX}`;
+}
+
+/** Both lowercase markers, not overlapping: what `decodeHeaderValue` decodes and `encodeHeaderValue` never writes plain. */
+function readsAsSentinel(value: string): boolean {
+  return value.length >= PREFIX.length + SUFFIX.length && value.startsWith(PREFIX) && value.endsWith(SUFFIX);
 }

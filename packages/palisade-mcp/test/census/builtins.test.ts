@@ -8,7 +8,7 @@ import { builtinCensus, builtinsIn } from './rules-code.js';
 import { plant, runCensus, sourceFiles } from './source.js';
 
 const BUILTINS = [
-  // Buffer for base64 and UTF-8 decoding of bytes from the wire (wire/utf8-text, http/headers/sentinel).
+  // Buffer for base64 and UTF-8 decoding of bytes from the wire (wire/utf8-text, wire/header-value).
   'node:buffer',
   // createHash only: the connectome's canonical digest (connectome/canonical).
   'node:crypto',

@@ -2,9 +2,11 @@
  * Imports flow one way between the package's parts. Each part has a level; an import may only go
  * to a strictly lower level, so parts on one level never import each other.
  *
- *   0  errors, limits      the error classes and the named bounds: import nothing of ours
- *   1  options             option checking, on errors
- *   2  wire, telemetry     bytes to JSON and back; the dispatch channel
+ *   0  errors, limits,     the error classes, the named bounds and the revisions: import nothing
+ *      revisions           of ours
+ *   1  wire                bytes to JSON and back, the JSON-RPC envelope, the MCP headers: what a
+ *                          client shares with the server (`palisade-mcp/wire`), below every other part
+ *   2  options, telemetry  option checking; the dispatch channel and the log adapters
  *   3  catalog             the host's declarations, checked
  *   4  protocol            the pure message core, over catalog and wire
  *   5  server              createServer: catalog and protocol put together
@@ -31,8 +33,8 @@ const LEVELS: Readonly<Record<string, number>> = {
   errors: 0,
   limits: 0,
   revisions: 0,
-  options: 1,
-  wire: 2,
+  wire: 1,
+  options: 2,
   telemetry: 2,
   catalog: 3,
   protocol: 4,
@@ -82,9 +84,23 @@ describe('census: imports flow one way between the parts', () => {
   });
 
   test('a planted import of protocol from wire is named', () => {
-    const planted = "import { classify } from '../protocol/jsonrpc.js';\nexport { classify };\n";
+    const planted = "import { handleMessage } from '../protocol/core.js';\nexport { handleMessage };\n";
     expect(plant(layeringCensus(LEVELS), 'wire/planted.ts', planted)).toEqual([
       'wire/planted.ts:1 import wire → protocol goes against the flow',
+    ]);
+  });
+
+  test('wire imports nothing of the package but the errors, the limits and the revisions', () => {
+    const edges = sourceFiles().flatMap(({ file, source }) =>
+      partEdges(file, source).filter((edge) => edge.from === 'wire'),
+    );
+    expect([...new Set(edges.map((edge) => edge.to))].sort()).toEqual(['errors', 'limits', 'revisions']);
+  });
+
+  test('a planted import of the option checks from wire is named', () => {
+    const planted = "import { requireObject } from '../options.js';\nexport { requireObject };\n";
+    expect(plant(layeringCensus(LEVELS), 'wire/planted.ts', planted)).toEqual([
+      'wire/planted.ts:1 import wire → options goes against the flow',
     ]);
   });
 

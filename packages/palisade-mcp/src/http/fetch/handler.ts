@@ -26,8 +26,8 @@
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { MAX_MESSAGE_BYTES } from '../../limits.js';
-import { errorResponse } from '../../protocol/jsonrpc.js';
 import type { Server } from '../../server.js';
+import { errorResponse } from '../../wire/jsonrpc.js';
 import { runAuthorize } from '../authorize.js';
 import { type CorsPolicy, corsPolicy, corsResponseHeaders, preflight } from '../cors.js';
 import {

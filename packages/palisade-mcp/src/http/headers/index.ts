@@ -7,7 +7,10 @@
  * - text.ts: a value's text without surrounding OWS, and the visible-ASCII rule;
  * - match.ts: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` against the body;
  * - check.ts: the outcome of that match and the one wording of its refusals;
- * - sentinel.ts, integer.ts: the `=?base64?…?=` values and the integer grammar `Mcp-Param-*` uses.
+ * - integer.ts: the integer grammar an `Mcp-Param-*` header is read with.
+ * What a client must write (the header names, which member `Mcp-Name` mirrors, the
+ * `=?base64?…?=` value encoding) is the wire's, shared with clients: wire/mcp-headers.ts,
+ * wire/header-value.ts.
  */
 export type { HeaderCheck } from './check.js';
 export {

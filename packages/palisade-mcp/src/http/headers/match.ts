@@ -21,31 +21,23 @@
  *   compare literally. A base64 spelling of a value that could have gone plain is accepted: the
  *   spec makes plain text a permission, not a duty.
  */
-import type { McpHeaderField } from '../../catalog/mcp-header-annotations.js';
 import { META_PROTOCOL_VERSION } from '../../revisions.js';
+import { decodeHeaderValue } from '../../wire/header-value.js';
+import type { McpHeaderField } from '../../wire/mcp-header-fields.js';
+import {
+  METHOD_HEADER,
+  mcpNameSource,
+  NAME_HEADER,
+  PARAM_HEADER_PREFIX,
+  PROTOCOL_VERSION_HEADER,
+} from '../../wire/mcp-headers.js';
 import { HEADERS_MATCH, type HeaderCheck, headerRefusal, RULE } from './check.js';
 import { parseStrictInteger } from './integer.js';
-import { decodeSentinel } from './sentinel.js';
 import { headerText } from './text.js';
 import { asciiLowerCase, type HeaderIndex, valuesOf } from './values.js';
 
-export const PROTOCOL_VERSION_HEADER = 'MCP-Protocol-Version';
-export const METHOD_HEADER = 'Mcp-Method';
-export const NAME_HEADER = 'Mcp-Name';
-export const PARAM_HEADER_PREFIX = 'Mcp-Param-';
 /** `PROTOCOL_VERSION_HEADER` as `HeaderIndex` keys it. */
 export const PROTOCOL_VERSION_LOWER = 'mcp-protocol-version';
-
-/** The `params` member `Mcp-Name` mirrors, by method; a Map so `constructor` is no method here. */
-const NAME_SOURCE: ReadonlyMap<string, string> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
-  // Tasks extension (SEP-2663 "Routing Headers"): these carry `Mcp-Name: <params.taskId>`.
-  ['tasks/get', 'taskId'],
-  ['tasks/update', 'taskId'],
-  ['tasks/cancel', 'taskId'],
-]);
 
 export interface ModernHeaderInput {
   /** The request's header lines by lower-cased name (`indexHeaders` over Node's `req.rawHeaders`). */
@@ -72,7 +64,7 @@ function readOne(values: readonly string[] | undefined, header: string, decode: 
   if (values.length > 1) return { kind: 'refused', check: headerRefusal(header, RULE.repeated) };
   const text = headerText(values[0]!);
   if (text === undefined) return { kind: 'refused', check: headerRefusal(header, RULE.badCharacter) };
-  const decoded = decode ? decodeSentinel(text) : text;
+  const decoded = decode ? decodeHeaderValue(text) : text;
   if (decoded === undefined) return { kind: 'refused', check: headerRefusal(header, RULE.badSentinel) };
   // Stryker disable next-line StringLiteral: callers tell 'refused' and 'absent' apart; any other kind is present
   return { kind: 'present', text: decoded };
@@ -177,7 +169,7 @@ function checkMirrors(
   );
   if (!method.ok) return method;
 
-  const nameSource = NAME_SOURCE.get(message.method);
+  const nameSource = mcpNameSource(message.method);
   const nameValues = index.get('mcp-name');
   if (nameSource === undefined) {
     if (nameValues !== undefined && nameValues.length > 1) return headerRefusal(NAME_HEADER, RULE.repeated);

@@ -9,7 +9,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { errorResponse } from '../../protocol/jsonrpc.js';
+import { errorResponse } from '../../wire/jsonrpc.js';
 import type { HttpLogEvent } from '../http-options.js';
 import { type HttpRefusal, publishRefusal } from '../refusals.js';
 

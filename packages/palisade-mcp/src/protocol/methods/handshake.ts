@@ -7,8 +7,8 @@
 import type { JsonObject } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
 import { LEGACY_REVISION, MODERN_REVISION } from '../../revisions.js';
+import { errorResponse, type JsonRpcError, type RequestId } from '../../wire/jsonrpc.js';
 import { invalidParams, MAX_ECHOED_VERSION_CHARS, UNSUPPORTED_PROTOCOL_VERSION } from '../errors.js';
-import { errorResponse, type JsonRpcError, type RequestId } from '../jsonrpc.js';
 import type { Server } from '../server-shape.js';
 import { type Call, type Outcome, result } from './call.js';
 import { capabilities } from './capabilities.js';

@@ -8,9 +8,9 @@ import { HostFault } from '../../catalog/host-fault.js';
 import type { InputRequired, ReadResourceReturn } from '../../catalog/types.js';
 import { LEGACY_REVISION } from '../../revisions.js';
 import { dispatchTraced, traceDispatch } from '../../telemetry/dispatch-channel.js';
+import { errorResponse } from '../../wire/jsonrpc.js';
 import { invalidParams, MAX_ECHOED_URI_CHARS, RESOURCE_NOT_FOUND_LEGACY } from '../errors.js';
 import { inputRequiredValue, isInputRequired } from '../input-required.js';
-import { errorResponse } from '../jsonrpc.js';
 import { askedForInput, type Call, failure, type Outcome, result } from './call.js';
 import { refuseLackedCapabilities } from './required-capabilities.js';
 
