@@ -70,6 +70,8 @@ run_once=(
   packages/palisade-mcp/test/release/runtime-dependencies.test.ts
   packages/palisade-mcp/test/release/supply-chain.test.ts
   packages/palisade-mcp/test/release/tarball.test.ts
+  packages/palisade-mcp-connectome/test/census/censuses.test.ts
+  packages/palisade-mcp-connectome/test/release/package.test.ts
 )
 if [[ ${#vitest_args[@]} -eq 0 ]]; then
   for file in "${run_once[@]}"; do vitest_args+=(--exclude "$file"); done

@@ -4,9 +4,10 @@
  * Both ways in call it: this package's own `main.ts` (`npm start`) and `palisade demo`, which loads
  * this package on demand. Printing and signal handling stay with the caller, which knows its name.
  */
-import { startCollector } from 'palisade-mcp/connectome';
+
 import { type Serving, serve } from 'palisade-mcp/http';
 import { serveStdio } from 'palisade-mcp/stdio';
+import { startCollector } from 'palisade-mcp-connectome';
 import { createDemoServer } from './connectome.js';
 
 export interface DemoOptions {

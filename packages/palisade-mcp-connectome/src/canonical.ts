@@ -8,11 +8,11 @@
  * `kind`, `provenance`, `sign`, `to`. Weights never enter these bytes (see `sidecar.ts`).
  */
 import { createHash } from 'node:crypto';
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
 import { quote, writeValue } from './canonical-json.js';
+import { ConnectomeError } from './errors.js';
 import { admitGraph, type Graph } from './graph.js';
 import { admitLabelValue } from './label-value.js';
+import { isPlainObject, refuseUnknownKeys } from './options.js';
 import { HASH_ALGORITHMS, type HashAlgorithm, isMember, SCHEMA_VERSION } from './vocabulary.js';
 
 export interface CanonicalOptions {
@@ -30,11 +30,11 @@ export interface CanonicalGraph {
 export function readAlgorithm(options: CanonicalOptions | undefined): HashAlgorithm {
   if (options === undefined) return 'sha256';
   if (!isPlainObject(options))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
   refuseUnknownKeys(options, ['algorithm'], '');
   const algorithm = options['algorithm'] ?? 'sha256';
   if (!isMember(HASH_ALGORITHMS, algorithm)) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_INVALID_OPTION',
       `option "algorithm" must be one of ${HASH_ALGORITHMS.join(', ')}`,
     );
@@ -65,7 +65,7 @@ export function encodeValue(value: unknown): Uint8Array {
 /** Lowercase hexadecimal digest of `bytes`. */
 export function digestHex(bytes: Uint8Array, algorithm: HashAlgorithm = 'sha256'): string {
   if (!isMember(HASH_ALGORITHMS, algorithm)) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_INVALID_OPTION',
       `option "algorithm" must be one of ${HASH_ALGORITHMS.join(', ')}`,
     );

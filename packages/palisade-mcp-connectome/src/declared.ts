@@ -18,10 +18,9 @@
  * any graph is checked, and returns them merged with the catalog's graph.
  */
 
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
-import type { Server } from '../server.js';
+import { type CatalogNames, catalogNames, type Server } from 'palisade-mcp';
 import { writeValue } from './canonical-json.js';
+import { ConnectomeError } from './errors.js';
 import {
   admitGraph,
   createGraph,
@@ -32,6 +31,7 @@ import {
 } from './graph.js';
 import { admitLabelObject, admitLabelValue, type LabelObject } from './label-value.js';
 import { identifiedNode } from './node-id.js';
+import { isPlainObject, refuseUnknownKeys } from './options.js';
 import { compareCodePoints, requireWellFormed } from './text-order.js';
 
 export interface DeclaredOptions {
@@ -43,9 +43,8 @@ export interface DeclaredOptions {
 }
 
 export function declaredFromCatalog(server: Server, options?: DeclaredOptions): Graph {
-  const name = serverName(server);
+  const { name, catalog } = readServer(server);
   const modules = readModules(options);
-  const { catalog } = server;
   const serverNode = identifiedNode(name, { kind: 'server' });
   const nodes: NodeInput[] = [serverNode];
   const edges: EdgeInput[] = [];
@@ -54,27 +53,24 @@ export function declaredFromCatalog(server: Server, options?: DeclaredOptions): 
   };
 
   const tools = new Map<string, string>();
-  for (const tool of catalog.toolList) {
-    const node = identifiedNode(name, { kind: 'tool', name: tool.definition.name });
-    tools.set(tool.definition.name, node.id);
+  for (const tool of catalog.tools) {
+    const node = identifiedNode(name, { kind: 'tool', name: tool });
+    tools.set(tool, node.id);
     nodes.push(node);
     edge(node.id, 'invoke');
   }
-  for (const resource of catalog.resourceList) {
-    const node = identifiedNode(name, { kind: 'resource', uri: resource.definition.uri });
+  for (const uri of catalog.resources) {
+    const node = identifiedNode(name, { kind: 'resource', uri });
     nodes.push(node);
     edge(node.id, 'read');
   }
-  for (const template of catalog.templateList) {
-    const node = identifiedNode(name, {
-      kind: 'resource_template',
-      uriTemplate: template.definition.uriTemplate,
-    });
+  for (const uriTemplate of catalog.resourceTemplates) {
+    const node = identifiedNode(name, { kind: 'resource_template', uriTemplate });
     nodes.push(node);
     edge(node.id, 'read');
   }
-  for (const prompt of catalog.promptList) {
-    const node = identifiedNode(name, { kind: 'prompt', name: prompt.definition.name });
+  for (const prompt of catalog.prompts) {
+    const node = identifiedNode(name, { kind: 'prompt', name: prompt });
     nodes.push(node);
     edge(node.id, 'read');
   }
@@ -83,7 +79,7 @@ export function declaredFromCatalog(server: Server, options?: DeclaredOptions): 
   for (const [tool, module] of modules) {
     const from = tools.get(tool);
     if (from === undefined) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_UNKNOWN_TOOL',
         `option "modules" maps ${JSON.stringify(tool)}, which is not a tool of server ${JSON.stringify(name)}`,
       );
@@ -131,7 +127,7 @@ export interface DeclaredConnectome {
  */
 export function mergeStaticGraph(declared: Graph, code: StaticCodeGraph): DeclaredConnectome {
   if (!isPlainObject(code)) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_INVALID',
       'the static code graph must be a plain object',
     );
@@ -150,7 +146,7 @@ export function mergeStaticGraph(declared: Graph, code: StaticCodeGraph): Declar
       earlier.level !== node.level ||
       writeValue(earlier.labels ?? {}) !== writeValue(node.labels ?? {})
     ) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_MERGE_CONFLICT',
         `node ${JSON.stringify(node.id)} is a ${earlier.kind} at ${earlier.level} in one graph and a ${node.kind} at ${node.level} (or other labels) in the other`,
       );
@@ -174,19 +170,19 @@ function admitDeclared(value: Graph, what: string): Graph {
   for (const edge of graph.edges) {
     const where = `${what} edge ${JSON.stringify(edge.from)} -> ${JSON.stringify(edge.to)}`;
     if (edge.provenance !== 'declared') {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_PROVENANCE',
         `${where} is ${edge.provenance}, not declared`,
       );
     }
     if (edge.sign !== 'unset') {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_INVALID',
         `${where} carries sign ${edge.sign}; a declared graph is built with sign unset, a verdict is a consumer's to add`,
       );
     }
     if (edge.weight !== undefined) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_INVALID',
         `${where} carries a weight; a declared edge is a possibility, not a measurement`,
       );
@@ -197,7 +193,7 @@ function admitDeclared(value: Graph, what: string): Graph {
 
 function admitBound(value: unknown): CompletenessBound {
   if (!isPlainObject(value)) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_BOUND',
       'the completeness bound must be a plain object of lists',
     );
@@ -207,7 +203,7 @@ function admitBound(value: unknown): CompletenessBound {
     const where = `completeness bound field ${JSON.stringify(field)}`;
     requireWellFormed(field, where);
     if (!Array.isArray(list)) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_BOUND',
         `${where} is ${typeof list === 'number' ? 'a count' : `a ${typeof list}`}; the bound lists what the read could not see, it never counts it`,
       );
@@ -216,7 +212,7 @@ function admitBound(value: unknown): CompletenessBound {
     const byText = new Map<string, BoundEntry>();
     for (const [index, item] of (list as unknown[]).entries()) {
       if (!(typeof item === 'string' && item.length > 0) && !isPlainObject(item)) {
-        throw new PalisadeError(
+        throw new ConnectomeError(
           'PALISADE_ERR_CONNECTOME_BOUND',
           `${where}[${index}] is ${JSON.stringify(item) ?? typeof item}; an entry is a non-empty name or a record`,
         );
@@ -227,7 +223,7 @@ function admitBound(value: unknown): CompletenessBound {
           : admitLabelObject(item, `${where}[${index}]`);
       const text = writeValue(entry);
       if (byText.has(text)) {
-        throw new PalisadeError('PALISADE_ERR_CONNECTOME_BOUND', `${where} lists ${text} twice`);
+        throw new ConnectomeError('PALISADE_ERR_CONNECTOME_BOUND', `${where} lists ${text} twice`);
       }
       byText.set(text, entry as BoundEntry);
     }
@@ -237,26 +233,33 @@ function admitBound(value: unknown): CompletenessBound {
   return Object.freeze(Object.fromEntries(fields));
 }
 
-function serverName(server: Server): string {
+/** The server's name and what its catalog declares, read through the server package's public API. */
+export function readServer(server: Server): { readonly name: string; readonly catalog: CatalogNames } {
   const name = isPlainObject(server) && isPlainObject(server.info) ? server.info['name'] : undefined;
-  if (typeof name !== 'string' || !isPlainObject(server.catalog)) {
-    throw new PalisadeError(
+  let catalog: CatalogNames | undefined;
+  try {
+    catalog = catalogNames(server);
+  } catch {
+    // Refused below under the connectome's own code, as any other value that is not a server.
+  }
+  if (typeof name !== 'string' || catalog === undefined) {
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_INVALID',
       'declaredFromCatalog needs a server createServer returned',
     );
   }
-  return name;
+  return { name, catalog };
 }
 
 function readModules(options: DeclaredOptions | undefined): [string, string][] {
   if (options === undefined) return [];
   if (!isPlainObject(options))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
   refuseUnknownKeys(options, ['modules'], '');
   const modules = options['modules'];
   if (modules === undefined) return [];
   if (!isPlainObject(modules)) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_INVALID_OPTION',
       'option "modules" must map tool names to module names',
     );
@@ -264,7 +267,7 @@ function readModules(options: DeclaredOptions | undefined): [string, string][] {
   const entries = Object.entries(modules);
   for (const [tool, module] of entries) {
     if (typeof module !== 'string' || module.length === 0) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_INVALID_OPTION',
         `option "modules.${tool}" must be a non-empty module name`,
       );

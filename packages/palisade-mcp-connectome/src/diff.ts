@@ -14,11 +14,12 @@
  * Coverage is ten integers (a fraction has no canonical bytes); the consumer divides them and
  * states the window, which is required and carried verbatim, never inferred.
  */
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
+
 import { type CanonicalGraph, digestHex, encodeValue, readAlgorithm } from './canonical.js';
+import { ConnectomeError } from './errors.js';
 import { admitGraph, type Graph, type GraphEdge } from './graph.js';
 import { admitLabelObject, type LabelObject } from './label-value.js';
+import { isPlainObject, refuseUnknownKeys } from './options.js';
 import { compareCodeUnits, nfc } from './text-order.js';
 import {
   type EdgeKind,
@@ -84,13 +85,13 @@ export interface DiffOptions {
 export function diffGraphs(declared: Graph, observed: Graph, options: DiffOptions): GraphDiff {
   if (options !== undefined) {
     if (!isPlainObject(options))
-      throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'diff options must be a plain object');
+      throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'diff options must be a plain object');
     refuseUnknownKeys(options, ['window'], '');
   }
   const d = labelsOf(admitSide(declared, 'declared'));
   const o = labelsOf(admitSide(observed, 'observed'));
   if (options?.window === undefined) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_WINDOW_MISSING',
       'a diff needs option "window"; it is never inferred',
     );
@@ -163,7 +164,7 @@ export function admitSide(graph: Graph, side: Provenance): Graph {
   const admitted = admitGraph(graph);
   const stray = admitted.edges.find((edge) => edge.provenance !== side);
   if (stray !== undefined) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_PROVENANCE',
       `the ${side} graph holds a ${stray.provenance} edge ${JSON.stringify(stray.from)} -> ${JSON.stringify(stray.to)}`,
     );

@@ -21,11 +21,12 @@
  * a path is only as hot as its coldest hop. Paths are named by the caller (for example a reach
  * witness); enumerating every path is refused elsewhere and not offered here.
  */
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys, requireInteger } from '../options.js';
+
 import { admitSide, edgeLabelKey } from './diff.js';
+import { ConnectomeError } from './errors.js';
 import { createGraph, type Graph, type GraphEdge } from './graph.js';
 import type { LabelObject, LabelValue } from './label-value.js';
+import { isPlainObject, refuseUnknownKeys, requireInteger } from './options.js';
 import type { EdgeKind } from './vocabulary.js';
 
 export type HeatClass = 'hot' | 'cold' | 'dead' | 'unmeasured';
@@ -159,7 +160,7 @@ export function effectiveConnectivity(
  */
 export function pathHeat(effective: EffectiveConnectivity, nodes: readonly string[]): PathHeat {
   if (!Array.isArray(nodes) || nodes.length < 2 || !nodes.every((n) => typeof n === 'string')) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_NOT_A_PATH',
       'a path is an array of at least two node ids',
     );
@@ -167,7 +168,7 @@ export function pathHeat(effective: EffectiveConnectivity, nodes: readonly strin
   const ids = new Set(effective.graph.nodes.map((node) => node.id));
   for (const id of nodes) {
     if (!ids.has(id)) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_UNKNOWN_NODE',
         `${JSON.stringify(id)} is not a node of the graph`,
       );
@@ -181,7 +182,7 @@ export function pathHeat(effective: EffectiveConnectivity, nodes: readonly strin
       if (best === undefined || weaker(best, heat)) best = heat;
     }
     if (best === undefined) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_NOT_A_PATH',
         `no declared edge goes from ${JSON.stringify(nodes[i])} to ${JSON.stringify(nodes[i + 1])}`,
       );
@@ -226,12 +227,12 @@ function quantile(
 function readThresholds(options: EffectiveOptions | undefined): { calls?: number; samples?: number } {
   if (options === undefined) return {};
   if (!isPlainObject(options))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
   refuseUnknownKeys(options, ['thresholds'], '');
   const thresholds = options['thresholds'];
   if (thresholds === undefined) return {};
   if (!isPlainObject(thresholds))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'option "thresholds" must be a plain object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'option "thresholds" must be a plain object');
   refuseUnknownKeys(thresholds, ['calls', 'samples'], 'thresholds');
   const out: { calls?: number; samples?: number } = {};
   for (const unit of ['calls', 'samples'] as const) {

@@ -31,11 +31,12 @@
  * (`peer-sidecar.ts`). They land on that peer's scoped edges, and `attribution[i].weight_by` names
  * the member whose sidecar (or, for a local member, whose graph) gave the weight.
  */
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
+
 import { digestHex, encodeGraph } from './canonical.js';
+import { ConnectomeError } from './errors.js';
 import { admitGraph, createGraph, type EdgeInput, type Graph, type NodeInput } from './graph.js';
 import { nodeId } from './node-id.js';
+import { isPlainObject, refuseUnknownKeys } from './options.js';
 import { readPeerJson } from './peer-json.js';
 import { readPeerSidecar } from './peer-sidecar.js';
 import { isCurrentSchema } from './schema-version.js';
@@ -162,12 +163,13 @@ export function readPeerGraph(
   try {
     graph = createGraph({ nodes: value['nodes'], edges: value['edges'] } as never);
   } catch (error) {
-    if (error instanceof PalisadeError) throw new PalisadeError(error.code, `peer ${who}: ${error.message}`);
+    if (error instanceof ConnectomeError)
+      throw new ConnectomeError(error.code, `peer ${who}: ${error.message}`);
     throw error;
   }
   const canonical = encodeGraph(graph, { algorithm });
   if (!Buffer.from(canonical).equals(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_PEER_NOT_CANONICAL',
       `peer ${who}: the bytes are a valid graph but not its canonical bytes, so a signature over them would not cover the graph merged`,
     );
@@ -216,7 +218,7 @@ export async function federateGraphs(
           keyId,
         });
         if ((await verify(member.bytes.slice(), context)) !== true) {
-          throw new PalisadeError(
+          throw new ConnectomeError(
             'PALISADE_ERR_CONNECTOME_PEER_UNVERIFIED',
             `peer ${JSON.stringify(member.process)}: the host's verify did not answer true`,
           );
@@ -238,7 +240,7 @@ export async function federateGraphs(
     records.push(record);
     for (const node of graph.nodes) {
       if (Object.keys(node.labels).some((key) => nfc(key) === ASSERTED_BY_LABEL)) {
-        throw new PalisadeError(
+        throw new ConnectomeError(
           'PALISADE_ERR_CONNECTOME_RESERVED_LABEL',
           `member ${JSON.stringify(member.process)}: node ${JSON.stringify(node.id)} already has the label "${ASSERTED_BY_LABEL}", which federation writes`,
         );
@@ -303,18 +305,18 @@ function scopePrefix(process: string): string {
 function readVerify(options: FederateOptions | undefined): PeerVerifier | undefined {
   if (options === undefined) return undefined;
   if (!isPlainObject(options))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
   refuseUnknownKeys(options, ['verify'], '');
   const verify = options['verify'];
   if (verify !== undefined && typeof verify !== 'function') {
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'option "verify" must be a function');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'option "verify" must be a function');
   }
   return verify as PeerVerifier | undefined;
 }
 
 function readMembers(members: readonly FederationMember[]): FederationMember[] {
   if (!Array.isArray(members)) {
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'members must be an array');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'members must be an array');
   }
   const checked = (members as readonly unknown[]).map((member, i) => readMember(member, `members[${i}]`));
   const seen = new Map<string, string>();
@@ -322,7 +324,7 @@ function readMembers(members: readonly FederationMember[]): FederationMember[] {
     const normal = nfc(member.process);
     const earlier = seen.get(normal);
     if (earlier !== undefined) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_DUPLICATE_PROCESS',
         `process names ${JSON.stringify(earlier)} and ${JSON.stringify(member.process)} are one name (after NFC); each member needs its own`,
       );
@@ -334,7 +336,7 @@ function readMembers(members: readonly FederationMember[]): FederationMember[] {
 
 function readMember(value: unknown, where: string): FederationMember {
   if (!isPlainObject(value))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', `${where} must be a plain object`);
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', `${where} must be a plain object`);
   const isLocal = 'graph' in value;
   refuseUnknownKeys(
     value,
@@ -345,24 +347,27 @@ function readMember(value: unknown, where: string): FederationMember {
   scopePrefix(value['process'] as string);
   if (isLocal) return value as unknown as LocalMember;
   if (!(value['bytes'] instanceof Uint8Array)) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_INVALID_OPTION',
       `${where} needs "graph" (a Graph) or "bytes" (a Uint8Array)`,
     );
   }
   for (const key of ['signature', 'sidecar']) {
     if (value[key] !== undefined && !(value[key] instanceof Uint8Array)) {
-      throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', `${where}.${key} must be a Uint8Array`);
+      throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', `${where}.${key} must be a Uint8Array`);
     }
   }
   for (const key of ['scheme', 'keyId']) {
     if (value[key] !== undefined && typeof value[key] !== 'string') {
-      throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', `${where}.${key} must be a string`);
+      throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', `${where}.${key} must be a string`);
     }
   }
   return value as unknown as PeerMember;
 }
 
-function envelope(who: string, what: string): PalisadeError {
-  return new PalisadeError('PALISADE_ERR_CONNECTOME_PEER_MALFORMED', `peer ${who}: ${what} (rule envelope)`);
+function envelope(who: string, what: string): ConnectomeError {
+  return new ConnectomeError(
+    'PALISADE_ERR_CONNECTOME_PEER_MALFORMED',
+    `peer ${who}: ${what} (rule envelope)`,
+  );
 }

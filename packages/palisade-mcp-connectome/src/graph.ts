@@ -8,9 +8,9 @@
  * kind, provenance, each compared by UTF-8 bytes after NFC), so equal inputs give equal graphs
  * whatever order they arrived in. Ids are stored as given; NFC is applied when bytes are written.
  */
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
+import { ConnectomeError } from './errors.js';
 import { admitLabelObject, admitWeight, type LabelObject, type LabelValue } from './label-value.js';
+import { isPlainObject, refuseUnknownKeys } from './options.js';
 import { compareCodePoints, nfc, requireWellFormed } from './text-order.js';
 import {
   EDGE_KINDS,
@@ -88,7 +88,7 @@ export function createGraph(input: GraphInput): Graph {
   const byNfc = new Map<string, string>();
   for (const node of nodes) {
     if (byId.has(node.id)) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_DUPLICATE_ID',
         `node id ${JSON.stringify(node.id)} is given twice`,
       );
@@ -97,7 +97,7 @@ export function createGraph(input: GraphInput): Graph {
     byId.set(node.id, normal);
     const earlier = byNfc.get(normal);
     if (earlier !== undefined) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_NFC_COLLISION',
         `node ids ${JSON.stringify(earlier)} and ${JSON.stringify(node.id)} are one id after NFC`,
       );
@@ -110,7 +110,7 @@ export function createGraph(input: GraphInput): Graph {
   for (const edge of edges) {
     for (const end of [edge.from, edge.to]) {
       if (!byId.has(end)) {
-        throw new PalisadeError(
+        throw new ConnectomeError(
           'PALISADE_ERR_CONNECTOME_DANGLING_EDGE',
           `edge ${describeEdge(edge)} names ${JSON.stringify(end)}, which is not a node of the graph`,
         );
@@ -118,7 +118,7 @@ export function createGraph(input: GraphInput): Graph {
     }
     const key = JSON.stringify([edge.from, edge.to, edge.kind, edge.provenance]);
     if (keys.has(key)) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_DUPLICATE_EDGE',
         `edge ${describeEdge(edge)} is given twice`,
       );
@@ -207,6 +207,6 @@ function describeEdge(edge: GraphEdge): string {
   return `${JSON.stringify(edge.from)} -${edge.kind}/${edge.provenance}-> ${JSON.stringify(edge.to)}`;
 }
 
-function invalid(message: string): PalisadeError {
-  return new PalisadeError('PALISADE_ERR_CONNECTOME_INVALID', message);
+function invalid(message: string): ConnectomeError {
+  return new ConnectomeError('PALISADE_ERR_CONNECTOME_INVALID', message);
 }

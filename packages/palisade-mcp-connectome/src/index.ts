@@ -1,8 +1,8 @@
 /**
- * The connectome's public API, served as `palisade-mcp/connectome` and not from the package's
- * main entry: a server that never builds a graph never loads this code. Curated to what a host
- * needs to build, read, hash, sign, diff and query graphs and to serve them as resources; the
- * helpers behind them (label admission, text orders, the collector's internals) stay private.
+ * `palisade-mcp-connectome`: what a Palisade server can reach (declared) and did reach (observed).
+ * A package of its own, so a server that never builds a graph installs none of it. Curated to what
+ * a host needs to build, read, hash, sign, diff and query graphs and to serve them as resources;
+ * the helpers behind them (label admission, text orders, the collector's internals) stay private.
  */
 
 export type { CanonicalGraph, CanonicalOptions } from './canonical.js';
@@ -27,6 +27,7 @@ export type {
   PathHeat,
 } from './effective.js';
 export { DEFAULT_HOT_PERCENTILE, effectiveConnectivity, pathHeat } from './effective.js';
+export { ConnectomeError, type ConnectomeErrorCode } from './errors.js';
 export type {
   EdgeAttribution,
   FederatedGraph,

@@ -10,8 +10,8 @@
  * may already have been rounded when it was parsed, so it is refused too; a `bigint` is exact
  * at any size and is written in full.
  */
-import { PalisadeError } from '../errors.js';
-import { isPlainObject } from '../options.js';
+import { ConnectomeError } from './errors.js';
+import { isPlainObject } from './options.js';
 import { nfc, requireWellFormed } from './text-order.js';
 
 export type LabelValue = string | number | bigint | boolean | null | readonly LabelValue[] | LabelObject;
@@ -39,14 +39,14 @@ export function admitWeight(value: unknown, where: string): LabelValue {
 /** As `admitLabelValue`, for a value that must be an object (labels, a window). */
 export function admitLabelObject(value: unknown, where: string): LabelObject {
   if (!isPlainObject(value)) {
-    throw new PalisadeError('PALISADE_ERR_CONNECTOME_LABEL_VALUE', `${where} must be a plain object`);
+    throw new ConnectomeError('PALISADE_ERR_CONNECTOME_LABEL_VALUE', `${where} must be a plain object`);
   }
   return admit(value, where, 0, false) as LabelObject;
 }
 
 function admit(value: unknown, where: string, depth: number, floats: boolean): LabelValue {
   if (depth > MAX_LABEL_DEPTH) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_LABEL_VALUE',
       `${where} nests deeper than ${MAX_LABEL_DEPTH} levels`,
     );
@@ -74,7 +74,7 @@ function admit(value: unknown, where: string, depth: number, floats: boolean): L
       }
       break;
   }
-  throw new PalisadeError(
+  throw new ConnectomeError(
     'PALISADE_ERR_CONNECTOME_LABEL_VALUE',
     `${where} is a ${describe(value)}, which has no canonical bytes (strings, integers, booleans, null, arrays and plain objects only)`,
   );
@@ -82,13 +82,13 @@ function admit(value: unknown, where: string, depth: number, floats: boolean): L
 
 function admitNumber(value: number, where: string): number {
   if (!Number.isInteger(value) || Object.is(value, -0)) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_FLOAT',
       `${where} is the float ${String(value)}; hashed bytes carry integers only`,
     );
   }
   if (!Number.isSafeInteger(value)) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_UNSAFE_INTEGER',
       `${where} is ${String(value)}, beyond 2^53 - 1, where a number may already be rounded; pass a bigint`,
     );
@@ -109,7 +109,7 @@ function admitObject(
     const normal = nfc(key);
     const earlier = seen.get(normal);
     if (earlier !== undefined) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_NFC_COLLISION',
         `${where} keys ${JSON.stringify(earlier)} and ${JSON.stringify(key)} are one key after NFC`,
       );

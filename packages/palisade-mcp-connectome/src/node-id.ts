@@ -7,7 +7,7 @@
  * to `%25` first, so an escape cannot be forged, then `/` to `%2F`) and joined by `/`. NFC is
  * the canonical encoder's business, not this function's.
  */
-import { PalisadeError } from '../errors.js';
+import { ConnectomeError } from './errors.js';
 import type { LabelObject } from './label-value.js';
 import { requireWellFormed } from './text-order.js';
 import type { Level, NodeKind } from './vocabulary.js';
@@ -82,7 +82,7 @@ function parts(identity: NodeIdentity): unknown[] {
 }
 
 function invalid(identity: unknown): never {
-  throw new PalisadeError(
+  throw new ConnectomeError(
     'PALISADE_ERR_CONNECTOME_INVALID',
     `not a node identity: ${JSON.stringify(identity) ?? String(identity)}`,
   );
@@ -90,7 +90,7 @@ function invalid(identity: unknown): never {
 
 function component(value: unknown, what: string): string {
   if (typeof value !== 'string' || value.length === 0) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_INVALID',
       `a node id's ${what} component must be a non-empty string`,
     );

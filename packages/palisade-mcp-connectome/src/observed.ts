@@ -22,12 +22,12 @@
  * "nobody was watching" are different facts.
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys, requireInteger } from '../options.js';
-import { DISPATCH_CHANNEL_NAME } from '../telemetry/dispatch-channel.js';
+import { DISPATCH_CHANNEL_NAME } from 'palisade-mcp';
+import { ConnectomeError } from './errors.js';
 import { createGraph, type EdgeInput, type Graph, type NodeInput } from './graph.js';
 import type { LabelObject } from './label-value.js';
 import { identifiedNode, type NodeIdentity } from './node-id.js';
+import { isPlainObject, refuseUnknownKeys, requireInteger } from './options.js';
 import { CONNECTOME_DECLARED_URI, CONNECTOME_DIFF_URI, CONNECTOME_OBSERVED_URI } from './vocabulary.js';
 
 /** Distinct edges a collector holds by default. */
@@ -139,7 +139,7 @@ let running: Collector | undefined;
 export function startCollector(options?: CollectorOptions): Collector {
   const maxEdges = readMaxEdges(options);
   if (running !== undefined) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_COLLECTOR_RUNNING',
       'a collector is already running in this process; stop it first (one collector at a time)',
     );
@@ -282,8 +282,8 @@ export function currentCollector(): Collector | undefined {
   return running;
 }
 
-function notCollecting(): PalisadeError {
-  return new PalisadeError(
+function notCollecting(): ConnectomeError {
+  return new ConnectomeError(
     'PALISADE_ERR_CONNECTOME_NOT_COLLECTING',
     'no collector is running, so there is no observed graph (an empty one would claim nothing ran)',
   );
@@ -382,7 +382,7 @@ function targetIdentity(row: Row): NodeIdentity {
 function readMaxEdges(options: CollectorOptions | undefined): number {
   if (options === undefined) return DEFAULT_MAX_OBSERVED_EDGES;
   if (!isPlainObject(options))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
   refuseUnknownKeys(options, ['maxEdges'], '');
   const value = options['maxEdges'];
   return value === undefined
@@ -393,11 +393,11 @@ function readMaxEdges(options: CollectorOptions | undefined): number {
 function readServerFilter(options: ObservedGraphOptions | undefined): string | undefined {
   if (options === undefined) return undefined;
   if (!isPlainObject(options))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
   refuseUnknownKeys(options, ['server'], '');
   const server = options['server'];
   if (server !== undefined && typeof server !== 'string') {
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'option "server" must be a server name');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'option "server" must be a server name');
   }
   return server;
 }

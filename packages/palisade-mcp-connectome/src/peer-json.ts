@@ -6,10 +6,9 @@
  * `MAX_PEER_GRAPH_BYTES`; every other rule is the wire reader's own (`readJsonDocument`). Messages
  * never quote the peer's bytes beyond a repeated key's bounded, escaped name.
  */
-import { PalisadeError } from '../errors.js';
-import { MAX_JSON_DEPTH } from '../limits.js';
-import { readJsonDocument, repeatedKeyOf } from '../wire/json-reader.js';
-import type { WireRule } from '../wire/refusal.js';
+
+import { MAX_JSON_DEPTH, readJsonDocument, repeatedKeyOf, type WireRule } from 'palisade-mcp/wire';
+import { ConnectomeError } from './errors.js';
 
 /**
  * Largest peer graph read, in bytes: 16 MiB, about 100,000 edges of canonical bytes.
@@ -21,7 +20,7 @@ export const MAX_PEER_GRAPH_BYTES = 16_777_216;
 export function readPeerJson(bytes: Uint8Array, who: string): unknown {
   if (!(bytes instanceof Uint8Array)) throw malformed(who, 'bytes', 'are not a Uint8Array');
   if (bytes.length > MAX_PEER_GRAPH_BYTES) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_PEER_TOO_LARGE',
       `peer ${who}: ${bytes.length} bytes, more than the ${MAX_PEER_GRAPH_BYTES}-byte peer graph bound`,
     );
@@ -30,7 +29,7 @@ export function readPeerJson(bytes: Uint8Array, who: string): unknown {
   if (read.ok) return read.value;
   const rule = read.refusal.rule;
   if (rule === 'lone-surrogate') {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_LONE_SURROGATE',
       `peer ${who}: holds a lone surrogate escape (rule lone-surrogate), which has no UTF-8 form`,
     );
@@ -49,6 +48,6 @@ const RULE_TEXT: Partial<Record<WireRule, string>> = {
   'not-json': 'is not valid JSON',
 };
 
-function malformed(who: string, rule: string, what: string): PalisadeError {
-  return new PalisadeError('PALISADE_ERR_CONNECTOME_PEER_MALFORMED', `peer ${who}: ${what} (rule ${rule})`);
+function malformed(who: string, rule: string, what: string): ConnectomeError {
+  return new ConnectomeError('PALISADE_ERR_CONNECTOME_PEER_MALFORMED', `peer ${who}: ${what} (rule ${rule})`);
 }

@@ -8,10 +8,10 @@
  * (`2.0`) that JavaScript reads as integers, so a byte-for-byte rule would refuse honest
  * sidecars. Every refusal names the peer and says "sidecar".
  */
-import { PalisadeError } from '../errors.js';
-import { isPlainObject } from '../options.js';
+import { ConnectomeError } from './errors.js';
 import { createGraph, type Graph } from './graph.js';
 import { admitWeight, type LabelValue } from './label-value.js';
+import { isPlainObject } from './options.js';
 import { readPeerJson } from './peer-json.js';
 import { isCurrentSchema } from './schema-version.js';
 import { nfc } from './text-order.js';
@@ -22,8 +22,8 @@ const ITEM_KEYS = ['from', 'kind', 'provenance', 'to', 'weight'];
 /** The peer's graph with its sidecar's weights laid on its edges. */
 export function readPeerSidecar(process: string, bytes: Uint8Array, graph: Graph): Graph {
   const who = `${JSON.stringify(process)} sidecar`;
-  const refuse = (what: string): PalisadeError =>
-    new PalisadeError('PALISADE_ERR_CONNECTOME_SIDECAR', `peer ${who}: ${what}`);
+  const refuse = (what: string): ConnectomeError =>
+    new ConnectomeError('PALISADE_ERR_CONNECTOME_SIDECAR', `peer ${who}: ${what}`);
   const value = readPeerJson(bytes, who);
   if (!isPlainObject(value)) throw refuse('is not a JSON object');
   const stray = Object.keys(value).find((key) => key !== 'schema_version' && key !== 'weights');
@@ -62,8 +62,8 @@ export function readPeerSidecar(process: string, bytes: Uint8Array, graph: Graph
     try {
       weights.set(key, admitWeight(item['weight'], `${where}.weight`));
     } catch (error) {
-      if (error instanceof PalisadeError)
-        throw new PalisadeError(error.code, `peer ${who}: ${error.message}`);
+      if (error instanceof ConnectomeError)
+        throw new ConnectomeError(error.code, `peer ${who}: ${error.message}`);
       throw error;
     }
   }

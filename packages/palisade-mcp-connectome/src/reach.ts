@@ -7,10 +7,11 @@
  * Enumerating every path is refused by name: the number of paths grows exponentially with the
  * graph, and no cap would make that a question worth answering. Every query here is polynomial.
  */
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
+
 import { immediateDominators } from './dominators.js';
+import { ConnectomeError } from './errors.js';
 import { admitGraph, type Graph, type GraphEdge } from './graph.js';
+import { isPlainObject, refuseUnknownKeys } from './options.js';
 import { EDGE_KINDS, type EdgeKind, isMember } from './vocabulary.js';
 
 /** Largest graph (in edges) a query will index; default of option `maxEdges`. */
@@ -57,7 +58,7 @@ export function reachableWithout(
   options?: PathOptions,
 ): Witness | null {
   if (!Array.isArray(gates))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'gates must be an array of node ids');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'gates must be an array of node ids');
   const q = pathQuery(graph, options, [from, to, ...gates]);
   const removed = new Set(gates);
   if (removed.has(from) || removed.has(to)) return null;
@@ -97,7 +98,7 @@ export function dominators(graph: Graph, target: string, options?: EntryOptions)
 
 /** Refused by name, always: the number of paths is exponential in the graph. */
 export function allPaths(_graph: Graph, _from: string, _to: string): never {
-  throw new PalisadeError(
+  throw new ConnectomeError(
     'PALISADE_ERR_CONNECTOME_ALL_PATHS_REFUSED',
     'enumerating every path is refused: their number is exponential in the graph; ask reachableWithout or dominators',
   );
@@ -129,7 +130,7 @@ function entryQuery(graph: Graph, options: EntryOptions | undefined, ids: readon
 function readOptions(options: object | undefined, allowed: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
   if (!isPlainObject(options))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'reach options must be a plain object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'reach options must be a plain object');
   refuseUnknownKeys(options, allowed, '');
   return options;
 }
@@ -138,11 +139,11 @@ function readOptions(options: object | undefined, allowed: readonly string[]): R
 function admit(graph: Graph, o: Record<string, unknown>, ids: readonly unknown[]): Graph {
   const max = o['maxEdges'] ?? DEFAULT_MAX_REACH_EDGES;
   if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'option "maxEdges" must be a positive integer');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'option "maxEdges" must be a positive integer');
   }
   const count = (graph as { edges?: unknown })?.edges;
   if (Array.isArray(count) && count.length > max) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_MAX_EDGES',
       `the graph has ${count.length} edges, more than maxEdges (${max}); raise the option to query it`,
     );
@@ -151,7 +152,7 @@ function admit(graph: Graph, o: Record<string, unknown>, ids: readonly unknown[]
   const held = new Set(admitted.nodes.map((n) => n.id));
   for (const id of ids) {
     if (typeof id !== 'string' || !held.has(id)) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_UNKNOWN_NODE',
         `${JSON.stringify(id) ?? String(id)} is not a node of the graph`,
       );
@@ -163,7 +164,7 @@ function admit(graph: Graph, o: Record<string, unknown>, ids: readonly unknown[]
 function kindsOf(o: Record<string, unknown>): ReadonlySet<EdgeKind> {
   const kinds = o['kinds'] ?? EDGE_KINDS;
   if (!Array.isArray(kinds) || kinds.length === 0 || !kinds.every((k) => isMember(EDGE_KINDS, k))) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_INVALID_OPTION',
       `option "kinds" must be a non-empty array of ${EDGE_KINDS.join(', ')}`,
     );
@@ -174,7 +175,7 @@ function kindsOf(o: Record<string, unknown>): ReadonlySet<EdgeKind> {
 function maxHopsOf(o: Record<string, unknown>): number {
   const hops = o['maxHops'] ?? Infinity;
   if (typeof hops !== 'number' || !(hops === Infinity || (Number.isSafeInteger(hops) && hops > 0))) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_INVALID_OPTION',
       'option "maxHops" must be a positive integer or Infinity',
     );
@@ -187,7 +188,7 @@ function entriesOf(graph: Graph, o: Record<string, unknown>): readonly string[] 
   if (given === undefined) {
     const servers = graph.nodes.filter((n) => n.kind === 'server').map((n) => n.id);
     if (servers.length === 0) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_NO_ENTRY',
         'the graph has no server node and no option "entries"; every target would look unreachable',
       );
@@ -195,7 +196,7 @@ function entriesOf(graph: Graph, o: Record<string, unknown>): readonly string[] 
     return servers;
   }
   if (!Array.isArray(given) || given.length === 0) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_NO_ENTRY',
       'option "entries" must be a non-empty array of node ids',
     );
@@ -203,7 +204,7 @@ function entriesOf(graph: Graph, o: Record<string, unknown>): readonly string[] 
   const held = new Set(graph.nodes.map((n) => n.id));
   for (const id of given) {
     if (typeof id !== 'string' || !held.has(id)) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CONNECTOME_UNKNOWN_NODE',
         `entry ${JSON.stringify(id)} is not a node of the graph`,
       );
@@ -300,8 +301,8 @@ function requireReachable(q: Query, target: string): void {
     throw unreachable(target);
 }
 
-function unreachable(target: string): PalisadeError {
-  return new PalisadeError(
+function unreachable(target: string): ConnectomeError {
+  return new ConnectomeError(
     'PALISADE_ERR_CONNECTOME_UNREACHABLE',
     `no path from the entry set reaches ${JSON.stringify(target)}; dominance is undefined there`,
   );

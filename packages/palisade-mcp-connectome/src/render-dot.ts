@@ -9,7 +9,7 @@
  * for the other C0 controls or DEL (and NUL ends a string in Graphviz's C reader), so a name
  * holding one is refused by name rather than dropped or replaced.
  */
-import { PalisadeError } from '../errors.js';
+import { ConnectomeError } from './errors.js';
 import { combinedView, type DiffClass, type RenderModel } from './render-model.js';
 
 /** Stroke colour per diff class; an edge outside any diff is drawn in `#333333`. */
@@ -29,7 +29,7 @@ const DOT_UNWRITABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 export function dotString(value: string, where: string): string {
   const bad = DOT_UNWRITABLE.exec(value);
   if (bad !== null) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_DOT_CHAR',
       `${where} holds ${codePoint(bad[0])}, which a DOT string cannot carry; it is refused rather than dropped`,
     );

@@ -9,7 +9,7 @@
  * carry the other C0 controls, a lone surrogate, U+FFFE or U+FFFF at all, not even as a
  * character reference, so a name holding one is refused by name rather than dropped.
  */
-import { PalisadeError } from '../errors.js';
+import { ConnectomeError } from './errors.js';
 import { combinedView, type RenderModel } from './render-model.js';
 
 // XML 1.0 §2.2 Char, negated: with the `u` flag a lone surrogate is a code point of its own, in
@@ -31,7 +31,7 @@ const XML_ESCAPES: Readonly<Record<string, string>> = {
 export function xmlText(value: string, where: string): string {
   const bad = NOT_XML_CHAR.exec(value);
   if (bad !== null) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_XML_CHAR',
       `${where} holds U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, which XML 1.0 cannot carry; it is refused rather than dropped`,
     );

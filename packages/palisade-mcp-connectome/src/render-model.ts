@@ -8,11 +8,12 @@
  * The sidecar and the diff record arrive as parsed JSON (a file a host exported), so both are
  * checked here and refused by name, as a graph is by `createGraph`.
  */
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
+
 import { writeValue } from './canonical-json.js';
+import { ConnectomeError } from './errors.js';
 import { admitGraph, createGraph, type Graph, type GraphEdge } from './graph.js';
 import { admitLabelObject, admitLabelValue, admitWeight, type LabelValue } from './label-value.js';
+import { isPlainObject, refuseUnknownKeys } from './options.js';
 import { isCurrentSchema } from './schema-version.js';
 import { nfc } from './text-order.js';
 import {
@@ -265,7 +266,7 @@ function admitDiffRecord(value: unknown): DiffRecord {
     throw invalid(`diff.algorithm must be one of ${HASH_ALGORITHMS.join(', ')}`);
   }
   if (value['window'] === undefined) {
-    throw new PalisadeError('PALISADE_ERR_CONNECTOME_WINDOW_MISSING', 'the diff record has no window');
+    throw new ConnectomeError('PALISADE_ERR_CONNECTOME_WINDOW_MISSING', 'the diff record has no window');
   }
   const window = admitLabelObject(value['window'], 'diff.window');
   admitLabelObject(value['coverage'], 'diff.coverage');
@@ -316,10 +317,10 @@ function labelKey(from: string, to: string, kind: string): string {
   return JSON.stringify([nfc(from), nfc(to), kind]);
 }
 
-function invalid(message: string): PalisadeError {
-  return new PalisadeError('PALISADE_ERR_CONNECTOME_INVALID', message);
+function invalid(message: string): ConnectomeError {
+  return new ConnectomeError('PALISADE_ERR_CONNECTOME_INVALID', message);
 }
 
-function sidecarError(message: string): PalisadeError {
-  return new PalisadeError('PALISADE_ERR_CONNECTOME_SIDECAR', message);
+function sidecarError(message: string): ConnectomeError {
+  return new ConnectomeError('PALISADE_ERR_CONNECTOME_SIDECAR', message);
 }

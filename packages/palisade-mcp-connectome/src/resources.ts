@@ -11,14 +11,14 @@
  * The declared graph is a thunk because the catalog it reads includes these resources: the host
  * builds the server with them, then the thunk reads that server.
  */
-import type { ResourceContents, ResourceDefinition } from '../catalog/types.js';
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
+import type { ResourceContents, ResourceDefinition } from 'palisade-mcp';
 import { encodeGraph, readAlgorithm } from './canonical.js';
 import { diffGraphs, encodeDiff } from './diff.js';
+import { ConnectomeError } from './errors.js';
 import type { Graph } from './graph.js';
 import type { LabelObject } from './label-value.js';
 import { observedGraph, requireCollector } from './observed.js';
+import { isPlainObject, refuseUnknownKeys } from './options.js';
 
 import {
   CONNECTOME_DECLARED_URI,
@@ -45,7 +45,7 @@ export interface ConnectomeResourceOptions {
 
 export function connectomeResources(options: ConnectomeResourceOptions): readonly ResourceDefinition[] {
   if (!isPlainObject(options)) {
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'connectomeResources needs an options object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'connectomeResources needs an options object');
   }
   refuseUnknownKeys(options, ['declared', 'observed', 'window', 'algorithm'], '');
   const declared = requireThunk<Graph>(options['declared'], 'declared');
@@ -109,7 +109,7 @@ function resource(
 
 function requireThunk<T>(value: unknown, name: string): () => T {
   if (typeof value !== 'function') {
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', `option "${name}" must be a function`);
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', `option "${name}" must be a function`);
   }
   return value as () => T;
 }

@@ -10,7 +10,7 @@
  * would not cover them, and a record that reads as signed when it is not is worse than a
  * refusal. The writer that produced the record can write schema 3; that is the remedy named.
  */
-import { PalisadeError } from '../errors.js';
+import { ConnectomeError } from './errors.js';
 import { SCHEMA_VERSION } from './vocabulary.js';
 
 /** The original's earlier formats: 1 (sign `unknown`) and 2 (no `algorithm`, SHA-256 only). */
@@ -26,7 +26,7 @@ export function isCurrentSchema(value: unknown, where: string): boolean {
       value === 1
         ? 'its sign "unknown" has no faithful schema-3 reading'
         : 'converting it would change the bytes its hash and any signature cover';
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_SCHEMA_UNSUPPORTED',
       `${where}: schema ${value} is not supported (${why}); re-export it as schema ${SCHEMA_VERSION} with the writer that made it (palisade-mcp, or the original at 0.6 or later)`,
     );

@@ -5,10 +5,11 @@
  * signature. `scheme` and `keyId` are the host's assertions, copied verbatim and verified by
  * nothing here; verifying is the host's job, over bytes re-derived from the graph.
  */
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
+
 import { type CanonicalGraph, canonicalGraph } from './canonical.js';
+import { ConnectomeError } from './errors.js';
 import type { Graph } from './graph.js';
+import { isPlainObject, refuseUnknownKeys } from './options.js';
 import type { HashAlgorithm } from './vocabulary.js';
 
 export interface SignContext {
@@ -41,12 +42,12 @@ export async function signGraph(
   options: SignOptions = {},
 ): Promise<SignedGraph> {
   if (!isPlainObject(options))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'sign options must be a plain object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'sign options must be a plain object');
   refuseUnknownKeys(options, ['algorithm', 'scheme', 'keyId'], '');
   const scheme = optionalText(options['scheme'], 'scheme');
   const keyId = optionalText(options['keyId'], 'keyId');
   if (typeof signer !== 'object' || signer === null || typeof signer.sign !== 'function') {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_INVALID_OPTION',
       'option "signer" must be an object with a sign(bytes, context) method',
     );
@@ -59,7 +60,7 @@ export async function signGraph(
     Object.freeze({ algorithm: canonical.algorithm, scheme, keyId }),
   );
   if (!(signature instanceof Uint8Array)) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_SIGNER',
       'the signer answered something other than a Uint8Array',
     );
@@ -70,6 +71,6 @@ export async function signGraph(
 function optionalText(value: unknown, name: string): string | null {
   if (value === undefined) return null;
   if (typeof value !== 'string')
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', `option "${name}" must be a string`);
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', `option "${name}" must be a string`);
   return value;
 }

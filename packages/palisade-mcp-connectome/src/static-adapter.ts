@@ -23,19 +23,21 @@
  * not map to a module, and `tool-module-outside-scope` the `{ tool, module }` pairs whose module
  * the read did not cover: in both cases the declared graph stops at the tool.
  */
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys } from '../options.js';
-import type { Server } from '../server.js';
+
+import type { Server } from 'palisade-mcp';
 import {
   type CompletenessBound,
   type DeclaredConnectome,
   declaredFromCatalog,
   mergeStaticGraph,
+  readServer,
   type StaticCodeGraph,
 } from './declared.js';
+import { ConnectomeError } from './errors.js';
 import type { EdgeInput, NodeInput } from './graph.js';
 import type { LabelObject } from './label-value.js';
 import { identifiedNode, type NodeIdentity } from './node-id.js';
+import { isPlainObject, refuseUnknownKeys } from './options.js';
 
 /** One node of the analyser's result. */
 export interface StaticNodeShape {
@@ -93,11 +95,11 @@ export function staticToDeclared(
   options: StaticToDeclaredOptions = {},
 ): DeclaredConnectome {
   if (!isPlainObject(options))
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'options must be a plain object');
   refuseUnknownKeys(options, ['modules', 'boundarySource'], '');
   const boundarySource = options['boundarySource'] ?? 'package';
   if (typeof boundarySource !== 'string' || boundarySource.length === 0) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_INVALID_OPTION',
       'option "boundarySource" must be a non-empty string',
     );
@@ -105,11 +107,12 @@ export function staticToDeclared(
   // Checked by `declaredFromCatalog`, which refuses a name that is not a tool.
   const modules = (options as StaticToDeclaredOptions).modules ?? {};
   const catalog = declaredFromCatalog(server, options['modules'] === undefined ? undefined : { modules });
-  const tools = server.catalog.toolList.map((tool): [string, string | undefined] => {
-    const toolName = tool.definition.name;
-    return [toolName, Object.hasOwn(modules, toolName) ? modules[toolName] : undefined];
-  });
-  return mergeStaticGraph(catalog, staticCodeGraph(server.info.name, read, boundarySource, tools));
+  const { name, catalog: names } = readServer(server);
+  const tools = names.tools.map((toolName): [string, string | undefined] => [
+    toolName,
+    Object.hasOwn(modules, toolName) ? modules[toolName] : undefined,
+  ]);
+  return mergeStaticGraph(catalog, staticCodeGraph(name, read, boundarySource, tools));
 }
 
 /**
@@ -260,6 +263,6 @@ function refuseUnknown(value: Record<string, unknown>, keys: readonly string[], 
     throw invalid(`static read ${where} has unknown field ${JSON.stringify(unknown)}`);
 }
 
-function invalid(message: string): PalisadeError {
-  return new PalisadeError('PALISADE_ERR_CONNECTOME_INVALID', message);
+function invalid(message: string): ConnectomeError {
+  return new ConnectomeError('PALISADE_ERR_CONNECTOME_INVALID', message);
 }

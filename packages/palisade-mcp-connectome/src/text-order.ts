@@ -7,7 +7,7 @@
  * (a surrogate pair, 0xD800–0xDBFF first) where the other has one in U+E000–U+FFFF: by code
  * point the astral character is larger, by code unit it is smaller.
  */
-import { PalisadeError } from '../errors.js';
+import { ConnectomeError } from './errors.js';
 
 /** Code-point order, which is UTF-8 byte order. Strings must be well formed (no lone surrogate). */
 export function compareCodePoints(a: string, b: string): number {
@@ -42,7 +42,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
  */
 export function requireWellFormed(value: string, where: string): void {
   if (LONE_SURROGATE.test(value)) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_LONE_SURROGATE',
       `${where} holds a lone surrogate and has no UTF-8 form; it is refused rather than written as U+FFFD`,
     );

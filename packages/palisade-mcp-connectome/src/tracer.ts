@@ -26,9 +26,9 @@ import type { Profiler } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PalisadeError } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys, requireInteger } from '../options.js';
+import { ConnectomeError } from './errors.js';
 import { attachToCollector, type CollectorAttachment, requireCollector } from './observed.js';
+import { isPlainObject, refuseUnknownKeys, requireInteger } from './options.js';
 
 /** Samples recorded by default; beyond the limit they are dropped and counted. */
 export const DEFAULT_TRACER_MAX_SAMPLES = 1_000;
@@ -78,7 +78,7 @@ export async function startTracer(options: TracerOptions): Promise<Tracer> {
   const { server, root, maxSamples, maxDurationMs } = readOptions(options);
   const collector = requireCollector();
   if (active !== undefined) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_TRACER_RUNNING',
       'a tracer is already running in this process; stop it first (one tracer at a time)',
     );
@@ -217,16 +217,16 @@ function readOptions(options: TracerOptions): {
   maxDurationMs: number;
 } {
   if (!isPlainObject(options)) {
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'startTracer needs an options object');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'startTracer needs an options object');
   }
   refuseUnknownKeys(options, ['server', 'root', 'maxSamples', 'maxDurationMs'], '');
   const server = options['server'];
   if (typeof server !== 'string' || server.length === 0) {
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'option "server" must name the server');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'option "server" must name the server');
   }
   const root = options['root'] ?? process.cwd();
   if (typeof root !== 'string' || !isAbsolute(root)) {
-    throw new PalisadeError('PALISADE_ERR_INVALID_OPTION', 'option "root" must be an absolute path');
+    throw new ConnectomeError('PALISADE_ERR_INVALID_OPTION', 'option "root" must be an absolute path');
   }
   const maxSamples =
     options['maxSamples'] === undefined

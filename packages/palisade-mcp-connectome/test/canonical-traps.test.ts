@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { encodeValue } from '../../src/connectome/canonical.js';
-import { createGraph, encodeGraph, type Graph } from '../../src/connectome/index.js';
-import { compareCodePoints, compareCodeUnits } from '../../src/connectome/text-order.js';
+import { encodeValue } from '../src/canonical.js';
+import { createGraph, encodeGraph, type Graph } from '../src/index.js';
+import { compareCodePoints, compareCodeUnits } from '../src/text-order.js';
 import { refusedWith } from './refusal.js';
 
 const ASTRAL = '\u{1F600}'; // above U+FFFF: a surrogate pair, 0xD83D 0xDE00

@@ -1,3 +1,4 @@
+import { createServer, defineTool, type Server } from 'palisade-mcp';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   CONNECTOME_DECLARED_URI,
@@ -13,11 +14,9 @@ import {
   nodeId,
   observedGraph,
   startCollector,
-} from '../../src/connectome/index.js';
-import { createServer, defineTool, type Server } from '../../src/index.js';
-import { serveInProcess } from '../support/in-process.js';
-import { modern } from '../support/stdio-peer.js';
+} from '../src/index.js';
 import { refusedWith } from './refusal.js';
+import { modern, serveInProcess } from './support/in-process.js';
 
 const WINDOW = { started_at: '2026-11-30T00:00:00Z', ended_at: '2026-11-30T01:00:00Z' };
 

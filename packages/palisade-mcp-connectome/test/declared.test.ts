@@ -1,3 +1,4 @@
+import { createServer, defineTool } from 'palisade-mcp';
 import { describe, expect, test } from 'vitest';
 import {
   createGraph,
@@ -6,8 +7,7 @@ import {
   identifiedNode,
   mergeStaticGraph,
   nodeId,
-} from '../../src/connectome/index.js';
-import { createServer, defineTool } from '../../src/index.js';
+} from '../src/index.js';
 import { refusedWith } from './refusal.js';
 
 const noop = defineTool({

@@ -1,15 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import {
-  createGraph,
-  diffGraphs,
-  type EdgeInput,
-  encodeDiff,
-  type Graph,
-  type Sign,
-} from '../../src/connectome/index.js';
-import { SIGNS } from '../../src/connectome/vocabulary.js';
-import { DIFF_WINDOW, diffDeclared, diffObserved } from '../fixtures/connectome/graphs.js';
+import { createGraph, diffGraphs, type EdgeInput, encodeDiff, type Graph, type Sign } from '../src/index.js';
+import { SIGNS } from '../src/vocabulary.js';
+import { DIFF_WINDOW, diffDeclared, diffObserved } from './fixtures/graphs.js';
 import { refusedWith } from './refusal.js';
 
 const window = DIFF_WINDOW;

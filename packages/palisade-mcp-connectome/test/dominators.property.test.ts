@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createGraph, dominates, dominators, type Graph, reachable } from '../../src/connectome/index.js';
+import { createGraph, dominates, dominators, type Graph, reachable } from '../src/index.js';
 
 // Random graphs of up to 9 nodes; node 0 (and sometimes node 1) is a server, so entries vary.
 const graphs = fc.integer({ min: 1, max: 9 }).chain((n) =>

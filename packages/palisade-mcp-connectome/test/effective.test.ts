@@ -1,3 +1,4 @@
+import { createServer, defineTool } from 'palisade-mcp';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   type Collector,
@@ -11,11 +12,9 @@ import {
   nodeId,
   pathHeat,
   startCollector,
-} from '../../src/connectome/index.js';
-import { createServer, defineTool } from '../../src/index.js';
-import { serveInProcess } from '../support/in-process.js';
-import { modern } from '../support/stdio-peer.js';
+} from '../src/index.js';
 import { refusedWith } from './refusal.js';
+import { modern, serveInProcess } from './support/in-process.js';
 
 const nodes = ['s', 'a', 'b', 'c', 'd', 'm'].map((id) => ({
   id,

@@ -3,6 +3,7 @@
  * read under the peer graph's bound and rules, and refused by name when malformed.
  */
 import { describe, expect, test } from 'vitest';
+import type { ConnectomeErrorCode } from '../src/errors.js';
 import {
   createGraph,
   encodeGraph,
@@ -12,8 +13,7 @@ import {
   MAX_PEER_GRAPH_BYTES,
   nodeId,
   scopedId,
-} from '../../src/connectome/index.js';
-import type { PalisadeErrorCode } from '../../src/errors.js';
+} from '../src/index.js';
 
 const server = identifiedNode('demo', { kind: 'server' });
 const tool = identifiedNode('demo', { kind: 'tool', name: 'echo' });
@@ -58,7 +58,7 @@ describe("a peer's sidecar in the federation seam", () => {
   test('a malformed sidecar is refused by name, naming the peer and its sidecar', async () => {
     const item = (extra: string) =>
       `{"schema_version":3,"weights":[{"from":${JSON.stringify(EDGE.from)},"kind":"invoke","provenance":"observed","to":${JSON.stringify(EDGE.to)},"weight":1${extra}}]}`;
-    const cases: [string, PalisadeErrorCode][] = [
+    const cases: [string, ConnectomeErrorCode][] = [
       ['{"weights":', 'PALISADE_ERR_CONNECTOME_PEER_MALFORMED'],
       ['{"schema_version":3,"schema_version":3,"weights":[]}', 'PALISADE_ERR_CONNECTOME_PEER_MALFORMED'],
       ['[]', 'PALISADE_ERR_CONNECTOME_SIDECAR'],

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import type { ConnectomeErrorCode } from '../src/errors.js';
 import {
   createGraph,
   encodeGraph,
@@ -10,8 +11,7 @@ import {
   nodeId,
   readPeerGraph,
   scopedId,
-} from '../../src/connectome/index.js';
-import type { PalisadeErrorCode } from '../../src/errors.js';
+} from '../src/index.js';
 import { refusedWith } from './refusal.js';
 
 /** A one-server graph: `demo` invokes each tool; `signs[i]` is the sign of the i-th edge. */
@@ -34,7 +34,7 @@ const text = (s: string) => new TextEncoder().encode(s);
 
 async function rejectsWith(
   promise: Promise<unknown>,
-  code: PalisadeErrorCode,
+  code: ConnectomeErrorCode,
   named?: string,
 ): Promise<void> {
   const error = await promise.then(
@@ -139,7 +139,7 @@ describe('the federation seam', () => {
   });
 
   test('a malformed peer is refused by name, naming the peer', { tags: ['threat-model'] }, async () => {
-    const cases: [string, PalisadeErrorCode][] = [
+    const cases: [string, ConnectomeErrorCode][] = [
       ['{"nodes":', 'PALISADE_ERR_CONNECTOME_PEER_MALFORMED'],
       ['', 'PALISADE_ERR_CONNECTOME_PEER_MALFORMED'],
       [

@@ -3,10 +3,10 @@
  * text, refused everywhere bytes are hashed.
  */
 import { describe, expect, test } from 'vitest';
-import { encodeValue } from '../../src/connectome/canonical.js';
-import { erlangFloatText } from '../../src/connectome/erlang-float.js';
-import { createGraph, encodeGraph, encodeSidecar } from '../../src/connectome/index.js';
-import { renderModel } from '../../src/connectome/render-model.js';
+import { encodeValue } from '../src/canonical.js';
+import { erlangFloatText } from '../src/erlang-float.js';
+import { createGraph, encodeGraph, encodeSidecar } from '../src/index.js';
+import { renderModel } from '../src/render-model.js';
 import { refusedWith } from './refusal.js';
 
 const NODES = [

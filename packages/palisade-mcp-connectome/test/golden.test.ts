@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import {
-  canonicalDiff,
-  canonicalGraph,
-  diffGraphs,
-  encodeGraph,
-  encodeSidecar,
-} from '../../src/connectome/index.js';
+import { canonicalDiff, canonicalGraph, diffGraphs, encodeGraph, encodeSidecar } from '../src/index.js';
 import {
   DIFF_WINDOW,
   diffDeclared,
@@ -15,7 +9,7 @@ import {
   fixtureText,
   richGolden,
   workedExample,
-} from '../fixtures/connectome/graphs.js';
+} from './fixtures/graphs.js';
 
 describe('canonical bytes are byte-identical to the original schema-3 goldens', () => {
   test('the fixture files still hash to the values the original publishes', () => {

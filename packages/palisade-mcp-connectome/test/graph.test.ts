@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { isGraph } from '../../src/connectome/graph.js';
-import { createGraph, type EdgeInput, type NodeInput } from '../../src/connectome/index.js';
+import { isGraph } from '../src/graph.js';
+import { createGraph, type EdgeInput, type NodeInput } from '../src/index.js';
 import { refusedWith } from './refusal.js';
 
 const server: NodeInput = { id: 's/server', kind: 'server', level: 'server' };

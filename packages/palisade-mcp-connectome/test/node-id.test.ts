@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { identifiedNode, nodeId } from '../../src/connectome/index.js';
+import { identifiedNode, nodeId } from '../src/index.js';
 import { refusedWith } from './refusal.js';
 
 describe('node ids come from one structural function', () => {

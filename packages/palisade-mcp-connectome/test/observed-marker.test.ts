@@ -1,16 +1,16 @@
+import { createServer, defineTool } from 'palisade-mcp';
+import { createHttpHandler } from 'palisade-mcp/http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  type Collector,
-  encodeGraph,
-  encodeSidecar,
-  nodeId,
-  startCollector,
-} from '../../src/connectome/index.js';
-import { createHttpHandler } from '../../src/http/node/handler.js';
-import { createServer, defineTool } from '../../src/index.js';
-import { ADMIT_ALL, exchange, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
-import { serveInProcess } from '../support/in-process.js';
-import { modern } from '../support/stdio-peer.js';
+  ADMIT_ALL,
+  exchange,
+  type Mounted,
+  modernRequest,
+  mount,
+  post,
+} from '../../palisade-mcp/test/support/http-peer.js';
+import { type Collector, encodeGraph, encodeSidecar, nodeId, startCollector } from '../src/index.js';
+import { modern, serveInProcess } from './support/in-process.js';
 
 // Planted in every place a caller or a handler can put bytes; names (server, tool) are identity
 // and are published by design, so the marker is never a name.

@@ -1,4 +1,5 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
+import { createServer, defineTool } from 'palisade-mcp';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   type Collector,
@@ -7,12 +8,10 @@ import {
   nodeId,
   observedGraph,
   startCollector,
-} from '../../src/connectome/index.js';
-import { currentCollector } from '../../src/connectome/observed.js';
-import { createServer, defineTool } from '../../src/index.js';
-import { serveInProcess } from '../support/in-process.js';
-import { modern } from '../support/stdio-peer.js';
+} from '../src/index.js';
+import { currentCollector } from '../src/observed.js';
 import { refusedWith } from './refusal.js';
+import { modern, serveInProcess } from './support/in-process.js';
 
 const COMPLETION = 'tracing:palisade:dispatch:asyncEnd';
 

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { encodeGraph, readPeerGraph } from '../../src/connectome/index.js';
-import { renderModel } from '../../src/connectome/render-model.js';
-import { workedExample } from '../fixtures/connectome/graphs.js';
+import { encodeGraph, readPeerGraph } from '../src/index.js';
+import { renderModel } from '../src/render-model.js';
+import { workedExample } from './fixtures/graphs.js';
 import { refusedWith } from './refusal.js';
 
 const NODES = [
@@ -65,7 +65,7 @@ describe('older schema numbers of the canonical format', () => {
 });
 
 describe('older schema numbers through the CLI', () => {
-  const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+  const CLI = fileURLToPath(new URL('../../palisade-mcp/dist/cli/main.js', import.meta.url));
   const dir = mkdtempSync(join(tmpdir(), 'palisade-old-schema-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

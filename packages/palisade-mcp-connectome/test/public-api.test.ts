@@ -1,8 +1,8 @@
 /**
- * The connectome's public surface is the `palisade-mcp/connectome` subpath, read here through the
- * package's own `exports` map from the built `dist/` (`npm test` builds first), exactly as a host
- * imports it. The list is curated: a name joins it on purpose, by editing this test. The main
- * entry carries none of it, so a server that never builds a graph never loads this code.
+ * The connectome's public surface is the `palisade-mcp-connectome` package, read here through its
+ * own `exports` map from the built `dist/` (`npm test` builds first), exactly as a host imports
+ * it. The list is curated: a name joins it on purpose, by editing this test. The server package
+ * carries none of it, so a server that never builds a graph never installs this code.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ const PUBLIC_VALUES = [
   'CONNECTOME_DECLARED_URI',
   'CONNECTOME_DIFF_URI',
   'CONNECTOME_OBSERVED_URI',
+  'ConnectomeError',
   'connectomeResources',
   'createGraph',
   'declaredFromCatalog',
@@ -52,30 +53,43 @@ const PUBLIC_VALUES = [
   'staticToDeclared',
 ];
 
-const manifestPath = fileURLToPath(new URL('../../package.json', import.meta.url));
+const manifestPath = fileURLToPath(new URL('../package.json', import.meta.url));
+const serverManifestPath = fileURLToPath(new URL('../../palisade-mcp/package.json', import.meta.url));
 
-describe('the palisade-mcp/connectome subpath', () => {
-  test('the exports map points the subpath at the built index and its types', () => {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
-      exports: Record<string, { types: string; default: string }>;
-    };
-    const entry = manifest.exports['./connectome'];
-    expect(entry).toEqual({
-      types: './dist/connectome/index.d.ts',
-      default: './dist/connectome/index.js',
+interface Manifest {
+  readonly exports: Record<string, { types: string; default: string } | string>;
+}
+
+describe('the palisade-mcp-connectome package', () => {
+  test('the exports map points the package at the built index, and ./cli at the command, with their types', () => {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+    expect(manifest.exports).toEqual({
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './cli': { types: './dist/cli/connectome.d.ts', default: './dist/cli/connectome.js' },
+      './package.json': './package.json',
     });
-    for (const file of [entry!.types, entry!.default]) {
-      expect(existsSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)))).toBe(true);
+    for (const entry of [manifest.exports['.'], manifest.exports['./cli']]) {
+      if (typeof entry !== 'object') throw new Error('an entry without conditions');
+      for (const file of [entry.types, entry.default]) {
+        expect(existsSync(fileURLToPath(new URL(`../${file}`, import.meta.url)))).toBe(true);
+      }
     }
   });
 
   test('exports exactly the curated values, resolved by package name', async () => {
-    const connectome = await import('palisade-mcp/connectome');
+    const connectome = await import('palisade-mcp-connectome');
     expect(Object.keys(connectome).sort()).toEqual([...PUBLIC_VALUES].sort());
   });
 
-  test('the main entry exports none of them', async () => {
+  test('the ./cli entry exports the command the palisade CLI runs', async () => {
+    const cli = await import('palisade-mcp-connectome/cli');
+    expect(typeof cli.connectome).toBe('function');
+  });
+
+  test('the server package exports none of them, and offers no connectome subpath', async () => {
     const main: Record<string, unknown> = await import('palisade-mcp');
     expect(PUBLIC_VALUES.filter((name) => name in main)).toEqual([]);
+    const server = JSON.parse(readFileSync(serverManifestPath, 'utf8')) as Manifest;
+    expect(Object.keys(server.exports).filter((subpath) => subpath.includes('connectome'))).toEqual([]);
   });
 });

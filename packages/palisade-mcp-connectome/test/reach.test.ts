@@ -9,7 +9,7 @@ import {
   type Graph,
   reachable,
   reachableWithout,
-} from '../../src/connectome/index.js';
+} from '../src/index.js';
 import { refusedWith } from './refusal.js';
 
 // The original's worked example: server to tools a and b, both to gate g, g to effect x.

@@ -1,18 +1,18 @@
 import { expect } from 'vitest';
-import { PalisadeError, type PalisadeErrorCode } from '../../src/errors.js';
+import { ConnectomeError, type ConnectomeErrorCode } from '../src/errors.js';
 
-/** Runs `act`, expects a PalisadeError, and returns it so a test can assert its code and message. */
-export function refusal(act: () => unknown): PalisadeError {
+/** Runs `act`, expects a ConnectomeError, and returns it so a test can assert its code and message. */
+export function refusal(act: () => unknown): ConnectomeError {
   try {
     act();
   } catch (error) {
-    expect(error).toBeInstanceOf(PalisadeError);
-    return error as PalisadeError;
+    expect(error).toBeInstanceOf(ConnectomeError);
+    return error as ConnectomeError;
   }
   throw new Error('the call was accepted');
 }
 
-export function refusedWith(act: () => unknown, code: PalisadeErrorCode): PalisadeError {
+export function refusedWith(act: () => unknown, code: ConnectomeErrorCode): ConnectomeError {
   const error = refusal(act);
   expect(error.code).toBe(code);
   return error;

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { diffGraphs, encodeDiff } from '../../src/connectome/diff.js';
-import { createGraph } from '../../src/connectome/graph.js';
-import { dotString, renderDot } from '../../src/connectome/render-dot.js';
-import { renderGraphml, xmlText } from '../../src/connectome/render-graphml.js';
-import { PAGE_CSP, renderHtml, scriptJson } from '../../src/connectome/render-html.js';
-import { renderModel } from '../../src/connectome/render-model.js';
-import { MALICIOUS, renderDeclared, renderObserved } from '../cli/render-fixtures.js';
+import { diffGraphs, encodeDiff } from '../src/diff.js';
+import { createGraph } from '../src/graph.js';
+import { dotString, renderDot } from '../src/render-dot.js';
+import { renderGraphml, xmlText } from '../src/render-graphml.js';
+import { PAGE_CSP, renderHtml, scriptJson } from '../src/render-html.js';
+import { renderModel } from '../src/render-model.js';
+import { MALICIOUS, renderDeclared, renderObserved } from './cli/render-fixtures.js';
 import { refusedWith as expectRefusal } from './refusal.js';
 
 function oneNode(id: string) {

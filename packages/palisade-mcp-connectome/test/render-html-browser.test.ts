@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { diffGraphs, encodeDiff } from '../../src/connectome/diff.js';
-import { reachableWithout } from '../../src/connectome/reach.js';
-import { renderHtml } from '../../src/connectome/render-html.js';
-import { renderModel } from '../../src/connectome/render-model.js';
-import { MALICIOUS, renderDeclared, renderObserved } from '../cli/render-fixtures.js';
+import { diffGraphs, encodeDiff } from '../src/diff.js';
+import { reachableWithout } from '../src/reach.js';
+import { renderHtml } from '../src/render-html.js';
+import { renderModel } from '../src/render-model.js';
+import { MALICIOUS, renderDeclared, renderObserved } from './cli/render-fixtures.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = [

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { encodeGraph, type GraphSigner, signGraph } from '../../src/connectome/index.js';
-import { PalisadeError } from '../../src/errors.js';
-import { workedExample } from '../fixtures/connectome/graphs.js';
+import { ConnectomeError } from '../src/errors.js';
+import { encodeGraph, type GraphSigner, signGraph } from '../src/index.js';
+import { workedExample } from './fixtures/graphs.js';
 
 describe('the signer seam hands the canonical bytes to the host and signs nothing itself', () => {
   test('the signer receives exactly the canonical bytes and its signature is returned beside them', async () => {
@@ -55,7 +55,7 @@ describe('the signer seam hands the canonical bytes to the host and signs nothin
   });
 
   test('a value without a sign method is refused as an invalid option', async () => {
-    await expect(signGraph(workedExample(), {} as GraphSigner)).rejects.toBeInstanceOf(PalisadeError);
+    await expect(signGraph(workedExample(), {} as GraphSigner)).rejects.toBeInstanceOf(ConnectomeError);
     await expect(signGraph(workedExample(), {} as GraphSigner)).rejects.toMatchObject({
       code: 'PALISADE_ERR_INVALID_OPTION',
     });

@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServer, defineTool, type Server } from 'palisade-mcp';
 import { analyzeScope } from 'palisade-mcp-static';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -16,8 +17,7 @@ import {
   reachableWithout,
   type StaticReadShape,
   staticToDeclared,
-} from '../../src/connectome/index.js';
-import { createServer, defineTool, type Server } from '../../src/index.js';
+} from '../src/index.js';
 import { refusedWith } from './refusal.js';
 
 const TREE: Record<string, string> = {

@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
+import { createServer, defineTool } from 'palisade-mcp';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { ConnectomeError, type ConnectomeErrorCode } from '../src/errors.js';
 import {
   type Collector,
   encodeGraph,
@@ -9,13 +11,10 @@ import {
   startCollector,
   startTracer,
   type Tracer,
-} from '../../src/connectome/index.js';
-import { PalisadeError, type PalisadeErrorCode } from '../../src/errors.js';
-import { createServer, defineTool } from '../../src/index.js';
-import { serveInProcess } from '../support/in-process.js';
-import { modern } from '../support/stdio-peer.js';
+} from '../src/index.js';
 import { spin } from './fixtures/traced-callee.js';
 import { callAcross } from './fixtures/traced-caller.js';
+import { modern, serveInProcess } from './support/in-process.js';
 
 const ROOT = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const MARKER = 'TRACER-MARKER-90ab';
@@ -32,14 +31,14 @@ const server = createServer({
   ],
 });
 
-async function refused(act: () => Promise<unknown>, code: PalisadeErrorCode): Promise<PalisadeError> {
+async function refused(act: () => Promise<unknown>, code: ConnectomeErrorCode): Promise<ConnectomeError> {
   const error = await act().then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(PalisadeError);
-  expect((error as PalisadeError).code).toBe(code);
-  return error as PalisadeError;
+  expect(error).toBeInstanceOf(ConnectomeError);
+  expect((error as ConnectomeError).code).toBe(code);
+  return error as ConnectomeError;
 }
 
 async function callWork(): Promise<void> {

@@ -6,15 +6,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { digestHex, encodeGraph, encodeValue } from '../connectome/canonical.js';
-import { diffGraphs, encodeDiff } from '../connectome/diff.js';
-import { createGraph, type Graph } from '../connectome/graph.js';
-import { reachableWithout } from '../connectome/reach.js';
-import { renderDot } from '../connectome/render-dot.js';
-import { renderGraphml } from '../connectome/render-graphml.js';
-import { renderHtml } from '../connectome/render-html.js';
-import { renderModel } from '../connectome/render-model.js';
-import { isCurrentSchema } from '../connectome/schema-version.js';
+import { digestHex, encodeGraph, encodeValue } from '../canonical.js';
+import { diffGraphs, encodeDiff } from '../diff.js';
+import { ConnectomeError } from '../errors.js';
+import { createGraph, type Graph } from '../graph.js';
+import { reachableWithout } from '../reach.js';
+import { renderDot } from '../render-dot.js';
+import { renderGraphml } from '../render-graphml.js';
+import { renderHtml } from '../render-html.js';
+import { renderModel } from '../render-model.js';
+import { isCurrentSchema } from '../schema-version.js';
 import {
   EDGE_KINDS,
   type EdgeKind,
@@ -23,8 +24,7 @@ import {
   isMember,
   type Provenance,
   SCHEMA_VERSION,
-} from '../connectome/vocabulary.js';
-import { PalisadeError } from '../errors.js';
+} from '../vocabulary.js';
 import { declaredWithStatic, STATIC_LEVELS, StaticRefusal } from './declared-static.js';
 import { MAX_INPUT_BYTES, readJsonObject, shownPath } from './read-input.js';
 
@@ -57,7 +57,7 @@ Commands:
                       draw the graphs: a self-contained HTML page, DOT, GraphML or the page's data
 
 Run 'palisade connectome <command> --help' for a command's options.
-Without installing: npx -p palisade-mcp palisade connectome ...
+Without installing: npx -p palisade-mcp -p palisade-mcp-connectome palisade connectome ...
 (a bare 'npx palisade' would fetch whatever package is named "palisade", not this one.)
 
 ${INPUTS}
@@ -377,7 +377,7 @@ export function connectome(argv: readonly string[]): number | Promise<number> {
 
 function failed(prefix: string, usage: string, error: unknown): number {
   if (error instanceof UsageError) return usageError(prefix, error.message, usage);
-  if (error instanceof PalisadeError || error instanceof StaticRefusal) {
+  if (error instanceof ConnectomeError || error instanceof StaticRefusal) {
     process.stderr.write(`${prefix}: ${error.code}: ${oneLine(error.message)}\n`);
     return EXIT_REFUSED;
   }
@@ -410,8 +410,8 @@ function inFile<T>(file: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof PalisadeError && error.code !== 'PALISADE_ERR_CLI_INPUT') {
-      throw new PalisadeError(error.code, `${shownPath(file)}: ${error.message}`);
+    if (error instanceof ConnectomeError && error.code !== 'PALISADE_ERR_CLI_INPUT') {
+      throw new ConnectomeError(error.code, `${shownPath(file)}: ${error.message}`);
     }
     throw error;
   }
@@ -442,7 +442,7 @@ function readGraph(file: string): Graph {
 function onSide(graph: Graph, side: Provenance, file: string): Graph {
   const stray = graph.edges.find((edge) => edge.provenance !== side);
   if (stray !== undefined) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_PROVENANCE',
       `${shownPath(file)}: the ${side} graph holds ${stray.provenance === 'observed' ? 'an' : 'a'} ${stray.provenance} edge ${JSON.stringify(stray.from)} -> ${JSON.stringify(stray.to)}`,
     );
@@ -468,6 +468,6 @@ function withHash(
   return values['hash'] === true ? `${digestHex(bytes, algorithm)}\n` : bytes;
 }
 
-function invalid(message: string): PalisadeError {
-  return new PalisadeError('PALISADE_ERR_CONNECTOME_INVALID', message);
+function invalid(message: string): ConnectomeError {
+  return new ConnectomeError('PALISADE_ERR_CONNECTOME_INVALID', message);
 }

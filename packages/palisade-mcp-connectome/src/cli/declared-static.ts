@@ -10,11 +10,11 @@
  * each tool's `invoke` edge to a module node (the host's `modules` option wrote those, with the
  * module ids the analyser writes when both name modules by their path relative to ROOT).
  */
-import { type CompletenessBound, type DeclaredConnectome, mergeStaticGraph } from '../connectome/declared.js';
-import type { Graph } from '../connectome/graph.js';
-import { nodeId } from '../connectome/node-id.js';
-import { staticCodeGraph } from '../connectome/static-adapter.js';
-import { PalisadeError } from '../errors.js';
+import { type CompletenessBound, type DeclaredConnectome, mergeStaticGraph } from '../declared.js';
+import { ConnectomeError } from '../errors.js';
+import type { Graph } from '../graph.js';
+import { nodeId } from '../node-id.js';
+import { staticCodeGraph } from '../static-adapter.js';
 import { isMissingPackage } from './optional-package.js';
 
 /** The package `declared --static` loads; fixed here, never derived from input. */
@@ -42,16 +42,16 @@ async function loadAnalyzer(): Promise<AnalyzeScope> {
     loaded = await import('palisade-mcp-static');
   } catch (error) {
     if (isMissingPackage(error, STATIC_PACKAGE)) {
-      throw new PalisadeError(
+      throw new ConnectomeError(
         'PALISADE_ERR_CLI_STATIC_MISSING',
-        `--static needs the package ${STATIC_PACKAGE}, which is not installed; install it beside palisade-mcp (npm install --save-dev ${STATIC_PACKAGE}) or, without installing, run npx -p palisade-mcp -p ${STATIC_PACKAGE} palisade connectome declared ...`,
+        `--static needs the package ${STATIC_PACKAGE}, which is not installed; install it beside palisade-mcp (npm install --save-dev ${STATIC_PACKAGE}) or, without installing, run npx -p palisade-mcp -p palisade-mcp-connectome -p ${STATIC_PACKAGE} palisade connectome declared ...`,
       );
     }
     throw error;
   }
   const analyzeScope = (loaded as { analyzeScope?: unknown } | null)?.analyzeScope;
   if (typeof analyzeScope !== 'function') {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CLI_STATIC_MISSING',
       `the installed ${STATIC_PACKAGE} exports no analyzeScope function; install a version that does`,
     );
@@ -94,7 +94,7 @@ export async function declaredWithStatic(graph: Graph, request: StaticRequest): 
 function serverOf(graph: Graph): string {
   const servers = graph.nodes.filter((node) => node.kind === 'server');
   if (servers.length !== 1) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_INVALID',
       `--static needs a declared graph with exactly one server node, and this one has ${servers.length}`,
     );
@@ -102,7 +102,7 @@ function serverOf(graph: Graph): string {
   const id = servers[0]!.id;
   const name = unescapeComponent(id.slice(0, id.lastIndexOf('/')));
   if (!id.endsWith('/server') || nodeId(name, { kind: 'server' }) !== id) {
-    throw new PalisadeError(
+    throw new ConnectomeError(
       'PALISADE_ERR_CONNECTOME_INVALID',
       `the server node ${JSON.stringify(id)} is not an id nodeId writes, so the code's ids could not meet it`,
     );

@@ -6,11 +6,9 @@
  * (`readJsonDocument`). Every refusal names the file and the rule.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { PalisadeError } from '../errors.js';
-import { MAX_JSON_DEPTH } from '../limits.js';
+import { MAX_JSON_DEPTH, readJsonDocument, repeatedKeyOf, type WireRule } from 'palisade-mcp/wire';
+import { ConnectomeError } from '../errors.js';
 import { isPlainObject } from '../options.js';
-import { readJsonDocument, repeatedKeyOf } from '../wire/json-reader.js';
-import type { WireRule } from '../wire/refusal.js';
 
 /** Largest input file the CLI reads, in bytes: 64 MiB. */
 export const MAX_INPUT_BYTES = 67_108_864; // → 'PALISADE_ERR_CLI_INPUT'
@@ -22,8 +20,8 @@ export function shownPath(path: string): string {
   return /^[\x21-\x7e]+$/.test(path) ? path : JSON.stringify(path);
 }
 
-function refuse(path: string, message: string): PalisadeError {
-  return new PalisadeError('PALISADE_ERR_CLI_INPUT', `${shownPath(path)} ${message}`);
+function refuse(path: string, message: string): ConnectomeError {
+  return new ConnectomeError('PALISADE_ERR_CLI_INPUT', `${shownPath(path)} ${message}`);
 }
 
 export function readInputBytes(path: string): Uint8Array {
@@ -52,7 +50,7 @@ export function readInputBytes(path: string): Uint8Array {
     }
     return new Uint8Array(Buffer.concat(chunks, total));
   } catch (error) {
-    if (error instanceof PalisadeError) throw error;
+    if (error instanceof ConnectomeError) throw error;
     throw refuse(path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   } finally {
     closeSync(fd);
@@ -79,7 +77,7 @@ export function readJsonObject(path: string): Record<string, unknown> {
   return read.value;
 }
 
-function repeated(path: string, bytes: Uint8Array): PalisadeError {
+function repeated(path: string, bytes: Uint8Array): ConnectomeError {
   const key = repeatedKeyOf(bytes);
   return refuse(path, key === undefined ? 'repeats a key' : `repeats the key ${key}`);
 }

@@ -1,12 +1,16 @@
 /**
  * Will-not-implement, the connectome's share: no sign but `unset` written, no verdict, no
  * enumeration of all paths. The behavioural half drives every graph the package builds (declared,
- * merged, observed, diffed, and the same served as resources); the source half reads
- * `src/connectome`. The refusal of `allPaths` itself is held by `test/connectome/reach.test.ts`
- * ("enumerating all paths is refused by name"), and the absence of payload bytes in the observed
- * graph by `test/connectome/observed-marker.test.ts`.
+ * merged, observed, diffed, and the same served as resources); the source half reads this
+ * package's `src/`. The refusal of `allPaths` itself is held by `test/reach.test.ts` ("enumerating
+ * all paths is refused by name"), and the absence of payload bytes in the observed graph by
+ * `test/observed-marker.test.ts`.
  */
+
+import { createServer, type Server, type ServerDefinition } from 'palisade-mcp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { EVERY_KIND as EVERY_KIND_SOURCE } from '../../../palisade-mcp/test/census/every-kind.js';
+import { plant, runCensus, sourceFiles } from '../../../palisade-mcp/test/census/source.js';
 import {
   CONNECTOME_DECLARED_URI,
   CONNECTOME_DIFF_URI,
@@ -20,13 +24,14 @@ import {
   mergeStaticGraph,
   observedGraph,
   startCollector,
-} from '../../src/connectome/index.js';
-import { createServer, type Server } from '../../src/index.js';
-import { serveInProcess } from '../support/in-process.js';
-import { modern } from '../support/stdio-peer.js';
-import { EVERY_KIND } from './every-kind.js';
+} from '../../src/index.js';
+import { modern, serveInProcess } from '../support/in-process.js';
 import { noPathEnumeration, noSignWritten, noVerdict } from './rules-connectome.js';
-import { plant, runCensus, sourceFiles } from './source.js';
+
+/** The server package's one-of-every-kind catalog, typed there against its sources; the same value here. */
+const EVERY_KIND = EVERY_KIND_SOURCE as unknown as ServerDefinition;
+
+const PACKAGE = 'palisade-mcp-connectome';
 
 const WINDOW = { started_at: '2026-11-30T00:00:00Z', ended_at: '2026-11-30T01:00:00Z' };
 
@@ -114,71 +119,67 @@ describe('the graphs the package builds carry no sign but unset', () => {
 
 describe('census: no sign written but unset', () => {
   test('no connectome source writes a sign other than unset', () => {
-    expect(runCensus(noSignWritten)).toEqual([]);
+    expect(runCensus(noSignWritten, sourceFiles(PACKAGE))).toEqual([]);
   });
 
   test('a planted edge signed allow is named', () => {
     const planted = "edges.push({ from, to, kind: 'invoke', provenance: 'declared', sign: 'allow' });\n";
-    expect(plant(noSignWritten, 'connectome/planted.ts', planted)).toEqual([
-      'connectome/planted.ts:1 writes sign "allow"',
-      'connectome/planted.ts:1 spells the consumer sign "allow"',
+    expect(plant(noSignWritten, 'planted.ts', planted)).toEqual([
+      'planted.ts:1 writes sign "allow"',
+      'planted.ts:1 spells the consumer sign "allow"',
     ]);
   });
 
   test('a planted assignment of a consumer sign is named', () => {
     const planted = "export function hold(edge) {\n  edge.sign = 'hold';\n}\n";
-    expect(plant(noSignWritten, 'connectome/planted.ts', planted)).toEqual([
-      'connectome/planted.ts:2 writes sign "hold"',
-      'connectome/planted.ts:2 spells the consumer sign "hold"',
+    expect(plant(noSignWritten, 'planted.ts', planted)).toEqual([
+      'planted.ts:2 writes sign "hold"',
+      'planted.ts:2 spells the consumer sign "hold"',
     ]);
   });
 });
 
 describe('census: no verdict, approval or risk decision', () => {
   test('nothing the connectome exports or records is named for a verdict', () => {
-    expect(runCensus(noVerdict)).toEqual([]);
+    expect(runCensus(noVerdict, sourceFiles(PACKAGE))).toEqual([]);
   });
 
   test('a planted exported approve function is named', () => {
     const planted = 'export function approve(edge) {\n  return true;\n}\n';
-    expect(plant(noVerdict, 'connectome/planted.ts', planted)).toEqual([
-      'connectome/planted.ts:1 exports approve',
-    ]);
+    expect(plant(noVerdict, 'planted.ts', planted)).toEqual(['planted.ts:1 exports approve']);
   });
 
   test('a planted risk field in a record is named', () => {
     const planted = 'export interface EdgeReport {\n  readonly from: string;\n  readonly risk: number;\n}\n';
-    expect(plant(noVerdict, 'connectome/planted.ts', planted)).toEqual([
-      'connectome/planted.ts:3 has a field risk',
-    ]);
+    expect(plant(noVerdict, 'planted.ts', planted)).toEqual(['planted.ts:3 has a field risk']);
   });
 });
 
 describe('census: no enumeration of all paths', () => {
   test('every connectome function named for enumerating paths only refuses', () => {
-    expect(runCensus(noPathEnumeration)).toEqual([]);
+    expect(runCensus(noPathEnumeration, sourceFiles(PACKAGE))).toEqual([]);
   });
 
   test('a planted allPaths that answers is named', () => {
     const planted = 'export function allPaths(graph, from, to) {\n  return [];\n}\n';
-    expect(plant(noPathEnumeration, 'connectome/reach.ts', planted)).toEqual([
-      'connectome/reach.ts:1 allPaths does more than refuse',
+    expect(plant(noPathEnumeration, 'reach.ts', planted)).toEqual([
+      'reach.ts:1 allPaths does more than refuse',
     ]);
   });
 
   test("today's reach.ts with allPaths made to answer before it throws is named", () => {
-    const reach = sourceFiles().find(({ file }) => file === 'connectome/reach.ts')!;
+    const reach = sourceFiles(PACKAGE).find(({ file }) => file === 'reach.ts')!;
     const planted = reach.source.replace(
       /(allPaths\([^)]*\): never \{)/,
       '$1\n  if (_from === _to) return [] as never;',
     );
     expect(plant(noPathEnumeration, reach.file, planted)).toEqual([
-      expect.stringMatching(/^connectome\/reach\.ts:\d+ allPaths does more than refuse$/),
+      expect.stringMatching(/^reach\.ts:\d+ allPaths does more than refuse$/),
     ]);
   });
 
   test('an allPaths whose body only throws is not a violation', () => {
     const source = "export function allPaths() {\n  throw new Error('refused');\n}\n";
-    expect(plant(noPathEnumeration, 'connectome/reach.ts', source)).toEqual([]);
+    expect(plant(noPathEnumeration, 'reach.ts', source)).toEqual([]);
   });
 });

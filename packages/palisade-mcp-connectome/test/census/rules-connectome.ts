@@ -1,6 +1,8 @@
 /**
- * Censuses over `src/connectome`: the package writes no sign but `unset`, decides nothing, and
- * never enumerates paths. Files outside the connectome are out of each census's scope.
+ * Censuses over this package's library source: it writes no sign but `unset`, decides nothing,
+ * and never enumerates paths. Run with the server package's census reader (its
+ * test/census/source.ts). The command (`cli/`) reads and writes files and is out of their scope,
+ * as it was while both lived in palisade-mcp: its option parser spells `allowPositionals`.
  */
 import {
   type AstNode,
@@ -12,9 +14,9 @@ import {
   parse,
   type Violation,
   walk,
-} from './source.js';
+} from '../../../palisade-mcp/test/census/source.js';
 
-const inConnectome = (file: string): boolean => file.startsWith('connectome/');
+const inLibrary = (file: string): boolean => !file.startsWith('cli/');
 
 /** The signs a consumer writes; the package writes only `unset`. */
 const CONSUMER_SIGNS = new Set(['allow', 'deny', 'hold', 'ungoverned']);
@@ -24,7 +26,7 @@ const CONSUMER_SIGNS = new Set(['allow', 'deny', 'hold', 'ungoverned']);
  * no consumer sign spelled anywhere but in the `SIGNS` vocabulary that names them all.
  */
 export const noSignWritten: Census = (file, source) => {
-  if (!inConnectome(file)) return [];
+  if (!inLibrary(file)) return [];
   const parsed = parse(file, source);
   const found: Violation[] = [];
   const vocabulary: AstNode[] = [];
@@ -65,7 +67,7 @@ const DECISION = /verdict|approv|deny|denied|risk|allow|permit|grant|reject/i;
  * record it declares or builds, is named for one. Authority is the consumer's.
  */
 export const noVerdict: Census = (file, source) => {
-  if (!inConnectome(file)) return [];
+  if (!inLibrary(file)) return [];
   const parsed = parse(file, source);
   const found: Violation[] = [];
   const flag = (name: string | null, node: AstNode, what: string): void => {
@@ -103,7 +105,7 @@ export const noVerdict: Census = (file, source) => {
  * (`allPaths`, `everyPath`, `enumeratePaths`) has a body that only throws.
  */
 export const noPathEnumeration: Census = (file, source) => {
-  if (!inConnectome(file)) return [];
+  if (!inLibrary(file)) return [];
   const parsed = parse(file, source);
   const found: Violation[] = [];
   walk(parsed.program, (node) => {

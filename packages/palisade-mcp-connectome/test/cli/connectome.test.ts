@@ -4,19 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { encodeGraph } from '../../src/connectome/canonical.js';
-import type { Graph } from '../../src/connectome/graph.js';
-import { encodeSidecar } from '../../src/connectome/sidecar.js';
-import {
-  diffDeclared,
-  diffObserved,
-  fixture,
-  richGolden,
-  workedExample,
-} from '../fixtures/connectome/graphs.js';
+import { encodeGraph } from '../../src/canonical.js';
+import type { Graph } from '../../src/graph.js';
+import { encodeSidecar } from '../../src/sidecar.js';
+import { diffDeclared, diffObserved, fixture, richGolden, workedExample } from '../fixtures/graphs.js';
 import { MALICIOUS, renderDeclared, renderObserved } from './render-fixtures.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../palisade-mcp/dist/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'palisade-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -56,7 +50,7 @@ describe('palisade connectome: help and usage', () => {
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^usage: palisade connectome <command> \[options\]\n/);
-    expect(r.stdout).toContain('npx -p palisade-mcp palisade connectome ...');
+    expect(r.stdout).toContain('npx -p palisade-mcp -p palisade-mcp-connectome palisade connectome ...');
     expect(r.stdout).toContain(
       'Exit codes: 0 success, 1 an input refused (one line on stderr naming its code), 2 usage error.',
     );

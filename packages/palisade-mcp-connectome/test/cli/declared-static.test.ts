@@ -1,22 +1,22 @@
 /**
  * `palisade connectome declared FILE --static ROOT`, through the built CLI in a child process:
- * the workspace's `palisade-mcp-static` is loaded on demand, and a copy of the built package in a
+ * the workspace's `palisade-mcp-static` is loaded on demand, and a copy of the built packages in a
  * scratch directory, where that package cannot be resolved, shows the refusal when it is absent.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer, defineTool } from 'palisade-mcp';
 import { analyzeScope } from 'palisade-mcp-static';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { encodeGraph, encodeValue } from '../../src/connectome/canonical.js';
-import { declaredFromCatalog } from '../../src/connectome/declared.js';
-import { staticToDeclared } from '../../src/connectome/static-adapter.js';
-import { createServer, defineTool } from '../../src/index.js';
+import { encodeGraph, encodeValue } from '../../src/canonical.js';
+import { declaredFromCatalog } from '../../src/declared.js';
+import { staticToDeclared } from '../../src/static-adapter.js';
 
-const PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(PACKAGE, 'dist/cli/main.js');
+const PACKAGES = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = join(PACKAGES, 'palisade-mcp/dist/cli/main.js');
 
 const TREE: Record<string, string> = {
   'src/tools/lookup.ts':
@@ -134,17 +134,27 @@ describe('palisade connectome declared --static', () => {
   });
 
   test('without palisade-mcp-static installed, --static is refused by name with the install command', () => {
-    // The built package alone, where no node_modules above it holds the analyser.
-    const isolated = join(dir, 'isolated', 'palisade-mcp');
-    cpSync(join(PACKAGE, 'dist'), join(isolated, 'dist'), { recursive: true });
-    cpSync(join(PACKAGE, 'package.json'), join(isolated, 'package.json'));
-    const out = run(join(isolated, 'dist/cli/main.js'), '--static', 'app');
+    // The built server and connectome packages, with the server's own dependencies, where no
+    // node_modules above them holds the analyser.
+    const modules = join(dir, 'isolated', 'node_modules');
+    for (const [name, folder] of [
+      ['palisade-mcp', 'palisade-mcp'],
+      ['palisade-mcp-connectome', 'palisade-mcp-connectome'],
+    ] as const) {
+      cpSync(join(PACKAGES, folder, 'dist'), join(modules, name, 'dist'), { recursive: true });
+      cpSync(join(PACKAGES, folder, 'package.json'), join(modules, name, 'package.json'));
+    }
+    for (const dependency of ['ajv', 'ajv-formats']) {
+      symlinkSync(join(PACKAGES, '../node_modules', dependency), join(modules, dependency), 'dir');
+    }
+    const isolatedCli = join(modules, 'palisade-mcp/dist/cli/main.js');
+    const out = run(isolatedCli, '--static', 'app');
     expect(out.status).toBe(1);
     expect(out.stdout).toBe('');
     expect(out.stderr).toBe(
-      'palisade connectome declared: PALISADE_ERR_CLI_STATIC_MISSING: --static needs the package palisade-mcp-static, which is not installed; install it beside palisade-mcp (npm install --save-dev palisade-mcp-static) or, without installing, run npx -p palisade-mcp -p palisade-mcp-static palisade connectome declared ...\n',
+      'palisade connectome declared: PALISADE_ERR_CLI_STATIC_MISSING: --static needs the package palisade-mcp-static, which is not installed; install it beside palisade-mcp (npm install --save-dev palisade-mcp-static) or, without installing, run npx -p palisade-mcp -p palisade-mcp-connectome -p palisade-mcp-static palisade connectome declared ...\n',
     );
     // The same copy serves a declared graph without --static: nothing else needs the analyser.
-    expect(run(join(isolated, 'dist/cli/main.js')).status).toBe(0);
+    expect(run(isolatedCli).status).toBe(0);
   });
 });

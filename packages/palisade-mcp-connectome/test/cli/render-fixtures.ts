@@ -2,7 +2,7 @@
  * Graphs for the renderer tests: a declared graph with a node named to close the page's script
  * element, its observed twin with weights, and the diff record of the two.
  */
-import { createGraph, type Graph } from '../../src/connectome/graph.js';
+import { createGraph, type Graph } from '../../src/graph.js';
 
 /** A node id that would end a `<script>` element and open another if it were written as markup. */
 export const MALICIOUS = '</script><script>alert(1)</script>';

@@ -36,17 +36,20 @@ const ENTRY_SHAPES: ReadonlyArray<{ readonly kind: string; readonly keys: readon
 ];
 
 /**
- * The one file allowed to build resource definitions: `connectomeResources` hands the host three
- * `connectome://` resources it may put in its own catalog; the package serves them only then.
- */
-export const RESOURCE_OFFER_FILE = 'connectome/resources.ts';
-
-/**
  * No concrete catalog or tool: `createServer(` and `defineTool(` (those of the package, not
  * `node:http`'s) are never called outside their own definitions, and no object literal has the
- * keys of a tool, resource, template or prompt.
+ * keys of a tool, resource, template or prompt. `offerFile`, when given, is the one file allowed
+ * to build resource, template and prompt definitions: the connectome's `connectomeResources`
+ * hands the host three `connectome://` resources it may put in its own catalog (its package's
+ * census passes `resources.ts`); the server package has no such file.
  */
-export const noOwnCatalog: Census = (file, source) => {
+export function noOwnCatalogExcept(offerFile: string | undefined): Census {
+  return (file, source) => ownCatalog(file, source, offerFile);
+}
+
+export const noOwnCatalog: Census = noOwnCatalogExcept(undefined);
+
+function ownCatalog(file: string, source: string, offerFile: string | undefined): Violation[] {
   const parsed = parse(file, source);
   const found: Violation[] = [];
   const builtinLocals = new Set(
@@ -74,7 +77,7 @@ export const noOwnCatalog: Census = (file, source) => {
     if (node.type === 'ObjectExpression') {
       const keys = new Set(children(node, 'properties').map((property) => nameOf(child(property, 'key'))));
       for (const shape of ENTRY_SHAPES) {
-        if (shape.kind !== 'tool' && file === RESOURCE_OFFER_FILE) continue;
+        if (shape.kind !== 'tool' && file === offerFile) continue;
         if (shape.keys.every((key) => keys.has(key))) {
           found.push({ file, line: parsed.lineOf(node), what: `builds a ${shape.kind} literal` });
         }
@@ -82,7 +85,7 @@ export const noOwnCatalog: Census = (file, source) => {
     }
   });
   return found;
-};
+}
 
 const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self']);
 const TIMERS = new Set(['setTimeout', 'setInterval', 'setImmediate']);

@@ -1,0 +1,54 @@
+/**
+ * `palisade connectome ...`: the connectome's command lives in the palisade-mcp-connectome
+ * package, loaded here on demand by a fixed specifier (as `demo` loads palisade-demo), so the
+ * server package carries none of it. Without the package the command is refused by name, one
+ * line on stderr with the command that installs it, exit code 1.
+ */
+import { PalisadeError } from '../errors.js';
+import { isMissingPackage } from './optional-package.js';
+
+/** The package `connectome` loads; fixed here, never derived from input. */
+export const CONNECTOME_PACKAGE = 'palisade-mcp-connectome';
+
+const EXIT_REFUSED = 1;
+
+type Connectome = (argv: readonly string[]) => number | Promise<number>;
+
+async function loadConnectome(): Promise<Connectome> {
+  let loaded: unknown;
+  try {
+    // A literal specifier, as the no-eval census requires. The package is optional and built after
+    // this one, so its types may be absent when this compiles; its export is checked below.
+    // biome-ignore lint/suspicious/noTsIgnore: the error is expected in some builds and not others
+    // @ts-ignore: resolved at run time only, when palisade-mcp-connectome is installed
+    loaded = await import('palisade-mcp-connectome/cli');
+  } catch (error) {
+    if (isMissingPackage(error, CONNECTOME_PACKAGE)) {
+      throw new PalisadeError(
+        'PALISADE_ERR_CLI_CONNECTOME_MISSING',
+        `the connectome command is in the package ${CONNECTOME_PACKAGE}, which is not installed; install it beside palisade-mcp (npm install ${CONNECTOME_PACKAGE}), or run npx -p palisade-mcp -p ${CONNECTOME_PACKAGE} palisade connectome ...`,
+      );
+    }
+    throw error;
+  }
+  const command = (loaded as { connectome?: unknown } | null)?.connectome;
+  if (typeof command !== 'function') {
+    throw new PalisadeError(
+      'PALISADE_ERR_CLI_CONNECTOME_MISSING',
+      `the installed ${CONNECTOME_PACKAGE} exports no connectome command; install a version that does`,
+    );
+  }
+  return command as Connectome;
+}
+
+export async function connectome(argv: readonly string[]): Promise<number> {
+  let command: Connectome;
+  try {
+    command = await loadConnectome();
+  } catch (error) {
+    if (!(error instanceof PalisadeError)) throw error;
+    process.stderr.write(`palisade connectome: ${error.code}: ${error.message}\n`);
+    return EXIT_REFUSED;
+  }
+  return command(argv);
+}
