@@ -72,6 +72,10 @@ run_once=(
   packages/palisade-mcp/test/release/tarball.test.ts
   packages/palisade-mcp-connectome/test/census/censuses.test.ts
   packages/palisade-mcp-connectome/test/release/package.test.ts
+  packages/palisade-mcp-auth/test/census.test.ts
+  packages/palisade-mcp-auth/test/limits-doc.test.ts
+  packages/palisade-mcp-auth/test/readme.test.ts
+  packages/palisade-mcp-auth/test/release/tarball.test.ts
 )
 if [[ ${#vitest_args[@]} -eq 0 ]]; then
   for file in "${run_once[@]}"; do vitest_args+=(--exclude "$file"); done

@@ -25,6 +25,7 @@ export function authorizeRequest(req: IncomingMessage): AuthorizeRequest {
   }
   return Object.freeze({
     method: req.method ?? '',
+    target: req.url ?? '',
     headers: Object.freeze(headers),
     rawHeaders: Object.freeze(req.rawHeaders.slice()),
     remoteAddress: req.socket.remoteAddress,
