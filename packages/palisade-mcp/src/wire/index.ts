@@ -10,6 +10,9 @@
 
 export { MAX_JSON_DEPTH, MAX_LEGACY_HEADER_LINES, MAX_MESSAGE_BYTES } from '../limits.js';
 export {
+  type HandshakeRevision,
+  isHandshakeRevision,
+  isRevision,
   LEGACY_REVISION,
   META_CLIENT_CAPABILITIES,
   META_CLIENT_INFO,

@@ -155,7 +155,9 @@ describe('the Node versions CI runs the suite on', () => {
     expect(readme).toContain(
       'CI runs the whole suite on Node 20, and every test that runs code again on Node 22, 24 and 26',
     );
-    expect(readme).toContain('the checks that only read text, and the two MCP Inspector CLI walks, run once');
+    expect(readme).toContain(
+      'the checks that only read text, and the three MCP Inspector CLI walks, run once',
+    );
   });
 
   test('every test file the matrix leaves out exists, so the list cannot name a file that moved', () => {

@@ -15,10 +15,11 @@
 export type { HeaderCheck } from './check.js';
 export {
   checkCarriedHeaders,
-  checkLegacyVersionHeader,
   checkModernHeaders,
   type ModernHeaderInput,
   PROTOCOL_VERSION_LOWER,
+  readVersionHeader,
+  type VersionHeader,
 } from './match.js';
 export { headerText, trimOws } from './text.js';
 export { asciiLowerCase, type HeaderIndex, headerValues, indexHeaders, valuesOf } from './values.js';
