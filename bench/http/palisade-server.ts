@@ -4,7 +4,7 @@
  */
 // The build, not the source: tsx compiles with esbuild's keepNames, which wraps every named
 // closure made per request in a `__name()` call; served from src/ Palisade measured ~19% slower.
-import { serve } from '../../packages/palisade-mcp/dist/http/serve.js';
+import { serve } from '../../packages/palisade-mcp/dist/http/node/serve.js';
 import { createServer, defineTool } from '../../packages/palisade-mcp/dist/index.js';
 import { refusals, type ServerSettings, type Started } from './servers.js';
 import { ECHO_DESCRIPTION, ECHO_SCHEMA, type Gate, HOLD_DESCRIPTION, HOLD_SCHEMA } from './tools.js';

@@ -4,9 +4,10 @@
  * Both ways in call it: this package's own `main.ts` (`npm start`) and `palisade demo`, which loads
  * this package on demand. Printing and signal handling stay with the caller, which knows its name.
  */
-import { startCollector } from 'palisade-mcp/connectome';
+
 import { type Serving, serve } from 'palisade-mcp/http';
-import { runStdio } from 'palisade-mcp/stdio';
+import { serveStdio } from 'palisade-mcp/stdio';
+import { startCollector } from 'palisade-mcp-connectome';
 import { createDemoServer } from './connectome.js';
 
 export interface DemoOptions {
@@ -67,7 +68,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const server = createDemoServer();
   // Watching from before the first request can arrive, so the observed graph misses none.
   const collector = startCollector();
-  if (options.stdio === true) return { transport: 'stdio', closed: runStdio(server).closed };
+  if (options.stdio === true) return { transport: 'stdio', closed: serveStdio(server).closed };
   let serving: Serving;
   try {
     serving = await serve(server, {

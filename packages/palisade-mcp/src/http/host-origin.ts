@@ -3,8 +3,7 @@
  * `req.headers` keeps only the first `Host` and so would hide a second one that a proxy in front
  * of us might have read instead. Nothing here returns or logs a header value.
  */
-import { trimOws } from './header-text.js';
-import { asciiLowerCase, type HeaderIndex, valuesOf } from './header-values.js';
+import { asciiLowerCase, type HeaderIndex, trimOws, valuesOf } from './headers/index.js';
 import { normalizeHostName } from './http-options.js';
 
 export type HostVerdict = 'ok' | 'repeated' | 'not-allowed';
@@ -109,7 +108,7 @@ export function checkAuthority(
 export function originAllowed(headers: HeaderIndex, allowed: ReadonlySet<string> | undefined): boolean {
   const lines = valuesOf(headers, 'origin');
   if (lines.length === 0) return true;
-  // ASCII case only: `toLowerCase` folds the Kelvin sign to `k`, and trim drops 0xA0 (header-values.ts).
+  // ASCII case only: `toLowerCase` folds the Kelvin sign to `k`, and trim drops 0xA0 (headers/values.ts).
   const values = lines.map((value) => asciiLowerCase(trimOws(value)));
   const first = values[0]!;
   // Two lines that disagree could be read either way by whoever sits in front of us.

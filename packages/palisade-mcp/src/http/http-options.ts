@@ -15,8 +15,11 @@ import {
   requireInteger,
 } from '../options.js';
 import { guardedHook } from '../telemetry/guarded-hook.js';
-import { checkLogger, faultToLogger, type PalisadeLogger, refusalToLogger } from '../telemetry/logger.js';
+import { checkLogger, faultToLogger, type PalisadeLogger } from '../telemetry/logger.js';
+import { defaultFault, type HttpLogEvent, refusalLog } from '../telemetry/transport-log.js';
 import { type CheckedCors, type CorsOptions, checkCorsOptions } from './cors.js';
+
+export type { HttpLogEvent } from '../telemetry/transport-log.js';
 
 /** What `authorize` and `authorizeBody` see: never the body stream. */
 export interface AuthorizeRequest {
@@ -68,14 +71,6 @@ export type AuthorizeBody = (
   request: AuthorizeRequest,
   bytes: Uint8Array,
 ) => AuthorizeResult | Promise<AuthorizeResult>;
-
-/** One transport refusal, for the host's log. Carries no client byte; `reason` is the host's own text. */
-export interface HttpLogEvent {
-  readonly kind: 'refusal';
-  readonly rule: string;
-  readonly status: number;
-  readonly reason?: string;
-}
 
 export interface HttpHandlerOptions {
   readonly authorize: Authorize;
@@ -138,41 +133,6 @@ export const HTTP_KEYS = [
 ] as const;
 
 const LOOPBACK_HINT = "['localhost', '127.0.0.1', '::1']";
-
-function defaultFault(description: string, cause: unknown): void {
-  const detail = cause instanceof Error && typeof cause.stack === 'string' ? `\n${cause.stack}` : '';
-  process.stderr.write(`palisade: host fault: ${description}${detail}\n`);
-}
-
-/** `onLog` over a logger: the event's fields, under the stable record shape. */
-function logToLogger(logger: PalisadeLogger): (event: HttpLogEvent) => void {
-  return (event) =>
-    refusalToLogger(
-      logger,
-      event.reason === undefined
-        ? { event: 'palisade.refusal', transport: 'http', rule: event.rule, status: event.status }
-        : {
-            event: 'palisade.refusal',
-            transport: 'http',
-            rule: event.rule,
-            status: event.status,
-            reason: event.reason,
-          },
-    );
-}
-
-/** Where refusals are logged: the host's `onLog`, else its `logger`, else stderr. Checked by the caller. */
-export function refusalLog(
-  onLog: ((event: HttpLogEvent) => void) | undefined,
-  logger: PalisadeLogger | undefined,
-): (event: HttpLogEvent) => void {
-  return onLog ?? (logger === undefined ? defaultLog : logToLogger(logger));
-}
-
-export function defaultLog(event: HttpLogEvent): void {
-  const reason = event.reason === undefined ? '' : ` (${event.reason})`;
-  process.stderr.write(`palisade: http refusal ${event.rule} ${event.status}${reason}\n`);
-}
 
 /** `[::1]` and `::1` name the same host; names compare in lower case. */
 export function normalizeHostName(name: string): string {

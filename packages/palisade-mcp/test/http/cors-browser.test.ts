@@ -12,9 +12,9 @@ import { existsSync } from 'node:fs';
 import { Hono } from 'hono';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import type { HttpHandlerOptions, HttpLogEvent } from '../../src/http/http-options.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import { basicServer, type Json, type Mounted, modernRequest, mount } from '../support/http-peer.js';
 

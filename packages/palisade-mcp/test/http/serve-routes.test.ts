@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import { type ClientHttp2Session, connect, type IncomingHttpHeaders } from 'node:http2';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
-import type { RouteAnswer, RouteRequest, ServeRoute } from '../../src/http/routes.js';
-import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
+import type { RouteAnswer, RouteRequest, ServeRoute } from '../../src/http/node/routes.js';
+import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
 import { H2Peer, headersFrame } from '../support/h2-frames.js';
 import { ADMIT_ALL, basicServer, exchange, modernRequest } from '../support/http-peer.js';
 
