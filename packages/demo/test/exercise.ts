@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 const TOOL_NAMES = [
   'add',
   'count',
+  'divide',
   'echo',
   'embed_readme',
   'fail',
@@ -30,6 +31,7 @@ const ARGUMENTS: Record<string, Record<string, unknown>> = {
   echo: { text: 'hello' },
   add: { a: 2, b: 40 },
   count: { steps: 2 },
+  divide: { a: 84, b: 2 },
 };
 
 export async function exerciseEverything(client: AnyClient): Promise<void> {
@@ -51,6 +53,11 @@ export async function exerciseEverything(client: AnyClient): Promise<void> {
   });
   expect(await client.callTool({ name: 'add', arguments: { a: 2, b: 40 } })).toMatchObject({
     structuredContent: { sum: 42 },
+  });
+  // A ToolError is a tool result the model can read, not a JSON-RPC error.
+  expect(await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } })).toMatchObject({
+    content: [{ type: 'text', text: 'Cannot divide by zero: b must not be 0.' }],
+    isError: true,
   });
 
   const { resources } = await client.listResources();

@@ -118,6 +118,13 @@ export const MAX_SSE_QUEUED_EVENTS = 1_024;
  */
 export const SSE_KEEPALIVE_INTERVAL_MS = 15_000;
 
+/**
+ * Longest text a thrown `ToolError` puts in its tool result, in UTF-16 code units: a longer
+ * message is cut (never inside a surrogate pair) and ends with "…", so an error built from a large
+ * upstream answer cannot fill the model's context.
+ */
+export const MAX_TOOL_ERROR_CHARS = 4_096;
+
 /** The part of a client's version string echoed in `data.requested`, so a refusal cannot be made arbitrarily large. */
 export const MAX_ECHOED_VERSION_CHARS = 64;
 
