@@ -23,8 +23,10 @@
  * blocks are also type-checked together by the workspace's `tsc`.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -288,4 +290,21 @@ describe('the README code blocks', () => {
         });
     }
   }
+
+  test('the Express block, with its port already taken, fails naming EADDRINUSE and prints no URL', async () => {
+    const express = BLOCKS.find((block) => block.mode === 'serve' && block.args[0] === 'express.ts');
+    expect(express?.code).toContain('3000');
+    const taken = createNetServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      writeFileSync(join(project, 'express-busy.ts'), (express?.code ?? '').replaceAll('3000', String(port)));
+      const outcome = await run('express-busy.ts');
+      expect(outcome.code).not.toBe(0);
+      expect(outcome.stderr).toContain('EADDRINUSE');
+      expect(outcome.stderr).not.toContain('MCP server at');
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });
