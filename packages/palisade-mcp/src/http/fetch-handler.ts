@@ -147,7 +147,8 @@ async function serveFetch(
     // A body the preflight declares is left unread, as every early refusal leaves it (the runtime's).
     if (verdict.kind === 'answer') return new Response(null, { status: 204, headers: verdict.headers });
   }
-  if (request.method !== 'POST') return refuse(REFUSALS.method, { allow: 'POST' });
+  if (request.method !== 'POST')
+    return refuse(request.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
 
   const seen = fetchAuthorizeRequest(request, headers);
   const admission = judgeAuthorize(await runAuthorize(() => options.authorize(seen), deadline), options);

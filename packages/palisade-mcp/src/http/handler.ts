@@ -221,7 +221,8 @@ class NodeExchange {
         return writePreflight(res, verdict.headers, bodyDeclared);
       }
     }
-    if (req.method !== 'POST') return this.refuse(REFUSALS.method, { allow: 'POST' });
+    if (req.method !== 'POST')
+      return this.refuse(req.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
 
     const request = authorizeRequest(req);
     this.request = request;

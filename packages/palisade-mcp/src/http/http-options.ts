@@ -17,6 +17,7 @@ import {
 import { guardedHook } from '../telemetry/guarded-hook.js';
 import { checkLogger, faultToLogger, type PalisadeLogger, refusalToLogger } from '../telemetry/logger.js';
 import { type CheckedCors, type CorsOptions, checkCorsOptions } from './cors.js';
+import { ROUTINE_RULES } from './refusals.js';
 
 /** What `authorize` and `authorizeBody` see: never the body stream. */
 export interface AuthorizeRequest {
@@ -126,11 +127,12 @@ function defaultFault(description: string, cause: unknown): void {
   process.stderr.write(`palisade: host fault: ${description}${detail}\n`);
 }
 
-/** `onLog` over a logger: the event's fields, under the stable record shape. */
+/** `onLog` over a logger: the event's fields, under the stable record shape; routine ones at debug. */
 function logToLogger(logger: PalisadeLogger): (event: HttpLogEvent) => void {
   return (event) =>
     refusalToLogger(
       logger,
+      ROUTINE_RULES.has(event.rule) ? 'debug' : 'warn',
       event.reason === undefined
         ? { event: 'palisade.refusal', transport: 'http', rule: event.rule, status: event.status }
         : {
@@ -152,6 +154,7 @@ export function refusalLog(
 }
 
 export function defaultLog(event: HttpLogEvent): void {
+  if (ROUTINE_RULES.has(event.rule)) return;
   const reason = event.reason === undefined ? '' : ` (${event.reason})`;
   process.stderr.write(`palisade: http refusal ${event.rule} ${event.status}${reason}\n`);
 }
