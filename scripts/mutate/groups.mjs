@@ -100,6 +100,7 @@ export const groups = {
       `${test}/adversarial/logger-sweep.test.ts`,
       `${test}/http/origin-mutants.test.ts`,
       `${test}/http/host-hooks-throw.test.ts`,
+      `${test}/http/stream-probe.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },
