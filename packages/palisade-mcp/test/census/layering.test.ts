@@ -2,7 +2,8 @@
  * Imports flow one way between the package's parts. Each part has a level; an import may only go
  * to a strictly lower level, so parts on one level never import each other.
  *
- *   0  errors, limits      the error classes and the named bounds: import nothing of ours
+ *   0  errors, limits,     the error classes, the named bounds, and quoting outside text for a
+ *      quote               message: import nothing of ours
  *   1  options             option checking, on errors
  *   2  wire, telemetry     bytes to JSON and back; the dispatch channel
  *   3  catalog             the host's declarations, checked
@@ -20,6 +21,7 @@ import { partOf, plant, runCensus, sourceFiles } from './source.js';
 const LEVELS: Readonly<Record<string, number>> = {
   errors: 0,
   limits: 0,
+  quote: 0,
   revisions: 0,
   options: 1,
   wire: 2,
