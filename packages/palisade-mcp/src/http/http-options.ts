@@ -52,7 +52,10 @@ export type AuthorizeBody = (
   bytes: Uint8Array,
 ) => AuthorizeResult | Promise<AuthorizeResult>;
 
-/** One transport refusal, for the host's log. Carries no client byte; `reason` is the host's own text. */
+/**
+ * One transport refusal, for the host's log. `reason` is `authorize`'s own text, or for a `421`
+ * the refused Host, quoted, escaped and cut to MAX_LOGGED_HOST_CHARS: no other client byte.
+ */
 export interface HttpLogEvent {
   readonly kind: 'refusal';
   readonly rule: string;

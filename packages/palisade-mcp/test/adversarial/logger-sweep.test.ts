@@ -85,7 +85,8 @@ function call(args: Record<string, unknown>, extra: Record<string, unknown> = {}
 
 /** Request bytes, each meant to end in a different refusal or fault. */
 const CASES: ReadonlyArray<readonly [string, string]> = [
-  ['host not allowed', post('{}', { ...SECRET_HEADERS, Host: `${SECRET}.example` })],
+  // A refused Host is the one client value a log names, cut to 64 characters: the secret sits past the cut.
+  ['host not allowed', post('{}', { ...SECRET_HEADERS, Host: `${'h'.repeat(64)}${SECRET}.example` })],
   ['origin not allowed', post('{}', { ...SECRET_HEADERS, Origin: `http://${SECRET}.example` })],
   ['path not found', post('{}', SECRET_HEADERS).replace('POST /mcp ', `POST /${SECRET}?q=${SECRET} `)],
   ['method', post('', SECRET_HEADERS, 'PUT').replace('PUT /mcp ', `PUT /mcp?q=${SECRET} `)],
