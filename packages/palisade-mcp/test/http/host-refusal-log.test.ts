@@ -16,6 +16,7 @@ import {
   exchange,
   type Mounted,
   modernRequest,
+  mount,
   mountHandler,
   post,
 } from '../support/http-peer.js';
