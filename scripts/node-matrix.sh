@@ -66,6 +66,7 @@ run_once=(
   packages/palisade-mcp/test/docs/telemetry-doc.test.ts
   packages/palisade-mcp/test/docs/threat-model-citations.test.ts
   packages/palisade-mcp/test/release/engines.test.ts
+  packages/palisade-mcp/test/release/manifests.test.ts
   packages/palisade-mcp/test/release/readme-bounds.test.ts
   packages/palisade-mcp/test/release/runtime-dependencies.test.ts
   packages/palisade-mcp/test/release/supply-chain.test.ts
