@@ -6,7 +6,14 @@
  *                                            `npm start` and answers; `.ci/run` runs `npm ci` and `npm test`
  *   <!-- readme-test: stdio-config -->       an MCP client's JSON entry: the command it names is spawned and
  *                                            answers `initialize` over stdio
- *   <!-- readme-test: install -->            `npm install a b`: each package resolves, as installing gives it
+ *   <!-- readme-test: pack -->               the Quick start's commands in a clone, and
+ *   <!-- readme-test: app-install -->        its `npm install` lines in the new app's folder: both run by
+ *                                            quick-start.test.ts, in an empty folder outside the repository
+ *   <!-- readme-test: published-install --> `npm install a b` once published: each name is a workspace
+ *                                            package's, or one the app-install block installs
+ *   <!-- readme-test: app-file NAME -->      a file of the new app (package.json, tsconfig.json): written to
+ *                                            NAME in the scratch project here (the type check uses them) and
+ *                                            in quick-start.test.ts's empty folder
  *   <!-- readme-test: palisade-cli -->       `npx -p palisade-mcp ... palisade ARGS` lines: the workspace's own `palisade`
  *                                            bin runs with ARGS (HTTP: `--port 0` added, then tools/list is
  *                                            answered at the URL it prints; `--stdio`: it answers initialize)
@@ -25,7 +32,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -170,23 +176,11 @@ describe('the README code blocks', () => {
         writeFileSync(join(project, block.args[0] ?? ''), block.code);
       }
     }
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2023',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          allowImportingTsExtensions: true,
-          skipLibCheck: true,
-          types: ['node'],
-        },
-        include: ['*.ts'],
-      }),
-    );
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+    // The new app's package.json and tsconfig.json, as the Quick start writes them.
+    for (const block of BLOCKS) {
+      if (block.mode === 'app-file') writeFileSync(join(project, block.args[0] ?? ''), block.code);
+    }
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))).toMatchObject({ type: 'module' });
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     expect(() => execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' })).not.toThrow();
   });
@@ -236,18 +230,29 @@ describe('the README code blocks', () => {
           expect(await initializeOverStdio(config.args)).toBe('2025-11-25');
         });
         break;
-      case 'install':
-        test(`${title}: every package it installs resolves`, () => {
-          const packages = block.code
+      case 'published-install':
+        test(`${title}: it installs the packages the tarball install gives, by their published names`, () => {
+          const names = block.code
             .trim()
             .replace(/^npm install /, '')
             .split(/\s+/);
-          const require = createRequire(join(project, 'package.json'));
-          for (const name of packages) {
-            expect(() => require.resolve(`${name}/package.json`), name).not.toThrow();
+          const installed = BLOCKS.filter((other) => other.mode === 'app-install')
+            .map((other) => other.code)
+            .join(' ');
+          const tarball = /palisade-packs\/(\S+)-\d+\.\d+\.\d+\.tgz/.exec(installed)?.[1];
+          const own = JSON.parse(readFileSync(join(ROOT, 'packages/palisade-mcp/package.json'), 'utf8')) as {
+            name: string;
+          };
+          expect(tarball).toBe(own.name);
+          for (const name of names) {
+            expect(name === own.name || installed.split(/\s+/).includes(name), name).toBe(true);
           }
         });
         break;
+      case 'pack':
+      case 'app-install':
+      case 'app-file':
+        break; // run in an empty folder by quick-start.test.ts; the app files are written above
       case 'palisade-cli':
         test(`${title}: each command serves the demo`, async () => {
           const lines = block.code
