@@ -80,7 +80,11 @@ export async function createMcpdo(servers: Record<string, ServerEntry>): Promise
     try {
       const { stdout } = await run(process.execPath, [MCPDO, ...args, '--format', 'json'], {
         env,
-        timeout: 20_000,
+        // A bound on a hung command, not a speed check: each run starts the Inspector CLI in a
+        // Node of its own, and a walk runs seven side by side. At 20 s one was cut on a 2-core
+        // machine at a load average of 14, on Node 22 and on 20 (2026-12-01); the test's own
+        // limit, MCPDO_TEST_MS, is 60 s.
+        timeout: 45_000,
       });
       return JSON.parse(stdout) as Record<string, unknown>;
     } catch (caught) {

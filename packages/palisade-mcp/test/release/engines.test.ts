@@ -126,7 +126,9 @@ describe('engines.node in every manifest', () => {
 
 describe('the Node versions CI runs the suite on', () => {
   const matrixScript = readFileSync(`${ROOT}scripts/node-matrix.sh`, 'utf8');
-  const matrix = /^\[\[ \$\{#versions\[@\]\} -gt 0 \]\] \|\| versions=\(([\d. ]+)\)$/m.exec(matrixScript)?.[1];
+  const matrix = /^\[\[ \$\{#versions\[@\]\} -gt 0 \]\] \|\| versions=\(([\d. ]+)\)$/m.exec(
+    matrixScript,
+  )?.[1];
   const lines = ['20', ...(matrix ?? '').split(' ')];
 
   test('are 20, then 20.19, 22, 24 and 26 through the matrix script, which .ci/run calls with no version named', () => {
