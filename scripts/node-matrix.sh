@@ -64,6 +64,7 @@ run_once=(
   packages/palisade-mcp/test/docs/package-readmes.test.ts
   packages/palisade-mcp/test/docs/telemetry-doc.test.ts
   packages/palisade-mcp/test/docs/threat-model-citations.test.ts
+  packages/palisade-mcp/test/release/dev-dependencies.test.ts
   packages/palisade-mcp/test/release/engines.test.ts
   packages/palisade-mcp/test/release/manifests.test.ts
   packages/palisade-mcp/test/release/readme-bounds.test.ts

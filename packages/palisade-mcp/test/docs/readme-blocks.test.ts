@@ -1,5 +1,6 @@
 /**
- * Every code block in the README is run, so the README cannot go stale. A block is preceded by an
+ * Every code block in the README is run, and every marked block of the docs pages the README hands
+ * its longer examples to (PAGES below), so none of them can go stale. A block is preceded by an
  * HTML comment saying how it is run (invisible when rendered):
  *
  *   <!-- readme-test: first-screen -->       `npm ci && npm start` / `npm test`: the demo is started with
@@ -38,9 +39,22 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/**
+ * The pages whose blocks run, in order: the README, where every block is marked, then the docs
+ * pages the README hands its longer examples to, where only the marked blocks run (the rest are
+ * fragments, such as a Next.js route file). Later pages may import what earlier ones wrote
+ * (`./greet.ts`).
+ */
+const PAGES = [
+  { page: 'README.md', everyBlockMarked: true },
+  { page: 'docs/mounts.md', everyBlockMarked: false },
+  { page: 'docs/http.md', everyBlockMarked: false },
+  { page: 'docs/telemetry.md', everyBlockMarked: false },
+] as const;
 
 interface Block {
+  readonly page: string;
   readonly mode: string;
   readonly args: readonly string[];
   readonly language: string;
@@ -48,7 +62,7 @@ interface Block {
   readonly line: number;
 }
 
-function blocks(markdown: string): Block[] {
+function blocks(page: string, markdown: string): Block[] {
   const found: Block[] = [];
   const lines = markdown.split('\n');
   for (let index = 0; index < lines.length; index++) {
@@ -58,6 +72,7 @@ function blocks(markdown: string): Block[] {
     const marker = /^<!-- readme-test: (\S+)(.*?) -->$/.exec(lines[index - 1] ?? '');
     const args = [...(marker?.[2] ?? '').matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
     found.push({
+      page,
       mode: marker?.[1] ?? 'unmarked',
       args,
       language: fence[1] ?? '',
@@ -69,7 +84,10 @@ function blocks(markdown: string): Block[] {
   return found;
 }
 
-const BLOCKS = blocks(README);
+const ALL_BLOCKS = PAGES.flatMap(({ page }) => blocks(page, readFileSync(join(ROOT, page), 'utf8')));
+const BLOCKS = ALL_BLOCKS.filter(
+  (block) => block.mode !== 'unmarked' || PAGES.find((page) => page.page === block.page)?.everyBlockMarked,
+);
 const project = mkdtempSync(join(ROOT, '.readme-test-'));
 const children: ChildProcess[] = [];
 // The README says `npx tsx http.ts` everywhere and `node http.ts` on Node 22.18 or newer: where this
@@ -164,10 +182,22 @@ function run(file: string): Promise<{ code: number | null; stdout: string; stder
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-describe('the README code blocks', () => {
-  test('every code block says how it is run', () => {
+describe('the code blocks of the README and of the docs pages it hands examples to', () => {
+  test('every code block of the README says how it is run', () => {
     expect(BLOCKS.filter((block) => block.mode === 'unmarked').map((block) => block.line)).toEqual([]);
-    expect(BLOCKS.length).toBeGreaterThan(5);
+    expect(BLOCKS.filter((block) => block.page === 'README.md').length).toBeGreaterThan(5);
+  });
+
+  test('each docs page on the list has blocks that run, and no two blocks write one file', () => {
+    for (const { page } of PAGES)
+      expect(
+        BLOCKS.some((block) => block.page === page),
+        page,
+      ).toBe(true);
+    const written = BLOCKS.filter((block) => ['file', 'serve', 'run'].includes(block.mode)).map(
+      (block) => block.args[0],
+    );
+    expect(written.length).toBe(new Set(written).size);
   });
 
   test('the TypeScript blocks type-check together', () => {
@@ -186,7 +216,7 @@ describe('the README code blocks', () => {
   });
 
   for (const block of BLOCKS) {
-    const title = `line ${block.line}: ${block.mode} ${block.args.join(' ')}`.trim();
+    const title = `${block.page} line ${block.line}: ${block.mode} ${block.args.join(' ')}`.trim();
     switch (block.mode) {
       case 'first-screen':
         test(`${title}: npm start serves the demo, and CI runs npm ci and npm test`, async () => {
