@@ -71,6 +71,10 @@ run_once=(
   packages/palisade-mcp/test/release/runtime-dependencies.test.ts
   packages/palisade-mcp/test/release/supply-chain.test.ts
   packages/palisade-mcp/test/release/tarball.test.ts
+  packages/palisade-mcp-auth/test/census.test.ts
+  packages/palisade-mcp-auth/test/limits-doc.test.ts
+  packages/palisade-mcp-auth/test/readme.test.ts
+  packages/palisade-mcp-auth/test/release/tarball.test.ts
 )
 # 20.19 runs everything; the other lines leave run_once out, unless vitest arguments were given.
 excludes=()

@@ -7,6 +7,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 export interface Started {
   readonly child: ChildProcess;
   readonly url: URL;
+  /** Everything printed on stdout and stderr up to and including the URL. */
+  readonly printed: string;
 }
 
 export function startPrintingUrl(
@@ -19,7 +21,7 @@ export function startPrintingUrl(
     const look = (chunk: Buffer): void => {
       seen += chunk.toString('utf8');
       const found = /(http:\/\/127\.0\.0\.1:\d+\/mcp)\b/.exec(seen);
-      if (found?.[1] !== undefined) resolve({ child, url: new URL(found[1]) });
+      if (found?.[1] !== undefined) resolve({ child, url: new URL(found[1]), printed: seen });
     };
     child.stdout.on('data', look);
     child.stderr.on('data', look);

@@ -8,9 +8,9 @@ import type { ServerResponse } from 'node:http';
 import type { Server } from '../server.js';
 import { readJsonMessage } from '../wire/json-reader.js';
 import { type AnswerInput, answer } from './answer.js';
-import { runAuthorize, type Verdict } from './authorize.js';
+import { type RefusalStatus, runAuthorize, type Verdict } from './authorize.js';
 import type { AuthorizeRequest, CheckedHttpOptions, HttpLogEvent } from './http-options.js';
-import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS } from './refusals.js';
+import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS, renamed } from './refusals.js';
 
 /** A refusal to write, with the host's headers (`www-authenticate`, `retry-after`) and log reason. */
 export interface Refused {
@@ -35,6 +35,14 @@ export function reportRefusal(onLog: (event: HttpLogEvent) => void, refused: Ref
   );
 }
 
+const BY_STATUS: Readonly<Record<RefusalStatus, HttpRefusal>> = {
+  400: REFUSALS.badRequest,
+  401: REFUSALS.unauthorized,
+  403: REFUSALS.forbidden,
+  429: REFUSALS.tooMany,
+  503: REFUSALS.unavailable,
+};
+
 export type Admission = { readonly ok: true; readonly auth: unknown } | ({ readonly ok: false } & Refused);
 
 /** `authorize`'s verdict: the `auth` it admits with, or the refusal. A fault is reported to the host. */
@@ -52,12 +60,7 @@ export function judgeAuthorize(verdict: Verdict, options: CheckedHttpOptions): A
         reason: 'authorize did not settle before the read deadline',
       };
     case 'refuse': {
-      const refusal =
-        verdict.status === 401
-          ? REFUSALS.unauthorized
-          : verdict.status === 429
-            ? REFUSALS.tooMany
-            : REFUSALS.forbidden;
+      const refusal = renamed(BY_STATUS[verdict.status], verdict.rule);
       return { ok: false, refusal, headers: verdict.headers, reason: verdict.reason };
     }
   }
@@ -92,12 +95,20 @@ function judgeBody(options: CheckedHttpOptions, verdict: Verdict, bytes: Uint8Ar
     options.onFault('authorizeBody threw or rejected', verdict.cause);
     return { ok: false, refusal: REFUSALS.authorizeBodyFault };
   }
-  if (verdict.kind !== 'admit') {
+  if (verdict.kind === 'refuse') {
+    // Always 403: the credential was judged before the body was read. What may still be missing
+    // is a scope the body's method or name needs, which RFC 6750 §3.1 challenges on a 403; a
+    // challenge written for another status is not sent under this one.
+    const challenge = verdict.status === 403 ? verdict.headers['www-authenticate'] : undefined;
     return {
       ok: false,
-      refusal: REFUSALS.authorizeBody,
-      reason: verdict.kind === 'refuse' ? verdict.reason : 'authorizeBody did not settle',
+      refusal: renamed(REFUSALS.authorizeBody, verdict.rule),
+      headers: challenge === undefined ? {} : { 'www-authenticate': challenge },
+      reason: verdict.reason,
     };
+  }
+  if (verdict.kind !== 'admit') {
+    return { ok: false, refusal: REFUSALS.authorizeBody, reason: 'authorizeBody did not settle' };
   }
   return decodeBody(bytes);
 }

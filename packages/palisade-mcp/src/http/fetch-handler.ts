@@ -184,7 +184,7 @@ async function serveFetch(
   }
 
   const read = await bodyMessage(options, seen, body.bytes, deadline);
-  if (!read.ok) return refuse(read.refusal, {}, read.reason);
+  if (!read.ok) return refuse(read.refusal, read.headers, read.reason);
   // Gone while the body was read or judged (a runtime may hand over the bytes it had): not run.
   if (request.signal.aborted) return gone();
 

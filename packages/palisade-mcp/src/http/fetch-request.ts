@@ -55,8 +55,15 @@ export function fetchAuthorizeRequest(request: Request, index: HeaderIndex): Aut
   }
   return Object.freeze({
     method: request.method,
+    target: requestTarget(request.url),
     headers: Object.freeze(headers),
     rawHeaders: Object.freeze(rawHeaders),
     remoteAddress: undefined,
   });
+}
+
+/** The target as the node handler sees it: everything after the URL's authority. */
+function requestTarget(url: string): string {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  return authority === null ? url : url.slice(authority[0].length) || '/';
 }

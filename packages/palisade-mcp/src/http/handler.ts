@@ -290,7 +290,7 @@ class NodeExchange {
     // request read to its end is not `aborted`; its response is destroyed with the connection.
     if (clientGone(this.req) || this.res.destroyed) return;
     if (!read.ok) {
-      this.refuse(read.refusal, {}, read.reason);
+      this.refuse(read.refusal, read.headers, read.reason);
       return;
     }
     answerAdmitted(

@@ -22,6 +22,12 @@ import { ROUTINE_RULES } from './refusals.js';
 /** What `authorize` and `authorizeBody` see: never the body stream. */
 export interface AuthorizeRequest {
   readonly method: string;
+  /**
+   * The request target as the client sent it: the path and query (`/mcp?x=1`), or the absolute
+   * form. Read it to refuse a credential sent in the query (RFC 6750 §2.3), which the handler
+   * itself ignores.
+   */
+  readonly target: string;
   /** A frozen, null-prototype copy of `req.headers`; a repeated header is a frozen array of its own. */
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   readonly rawHeaders: readonly string[];
@@ -36,12 +42,24 @@ export interface AuthorizeAdmit {
 
 export interface AuthorizeRefusal {
   readonly ok: false;
-  /** Default 403. */
-  readonly status?: 401 | 403 | 429;
-  /** `www-authenticate` is sent with 401 only, `retry-after` with 429 only. */
+  /**
+   * Default 403. 400 is a malformed credential (RFC 6750 `invalid_request`), 503 a verifier that
+   * could not decide (its key source unreachable). `authorizeBody` refusals are always 403.
+   */
+  readonly status?: 400 | 401 | 403 | 429 | 503;
+  /**
+   * `www-authenticate` is sent with 400, 401 and 403 (RFC 6750 §3 challenges, `insufficient_scope`
+   * included), `retry-after` with 429 and 503 only.
+   */
   readonly headers?: { readonly 'www-authenticate'?: string; readonly 'retry-after'?: string };
   /** For the host's log (`onLog`); never sent to the client. */
   readonly reason?: string;
+  /**
+   * The refusal's stable name (`bearer-expired`): lower-case letters, digits and `-`, at most 64
+   * characters. Published on the refusal channel and logged as its `rule` in place of `authorize`
+   * (or `authorize-body`); a name of any other shape is ignored.
+   */
+  readonly rule?: string;
 }
 
 export type AuthorizeResult = AuthorizeAdmit | AuthorizeRefusal;

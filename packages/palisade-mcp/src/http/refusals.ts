@@ -67,9 +67,12 @@ export const REFUSALS = Object.freeze({
     -32600,
     'Invalid request: a preflight may only ask for POST',
   ),
+  badRequest: early('authorize', 400, -32600, 'Bad request'),
   unauthorized: early('authorize', 401, -32600, 'Unauthorized'),
   forbidden: early('authorize', 403, -32600, 'Forbidden'),
   tooMany: early('authorize', 429, -32600, 'Too many requests'),
+  // The host's verifier could not decide (its key source is down): not the client's fault.
+  unavailable: early('authorize', 503, -32603, 'Service unavailable'),
   authorizeTimeout: early('authorize-timeout', 403, -32600, 'Forbidden'),
   authorizeFault: early('authorize-fault', 500, -32603, 'Internal error'),
   notAcceptable: early('not-acceptable', 406, -32600, 'Invalid request: Accept must admit application/json'),
@@ -152,6 +155,11 @@ export const WRITE_REFUSALS = Object.freeze({
     'The client did not read the response within the deadline',
   ),
 }) satisfies Record<string, HttpRefusal>;
+
+/** The same refusal under the hook's own rule name (http-options.ts: `AuthorizeRefusal.rule`). */
+export function renamed(refusal: HttpRefusal, rule: string | undefined): HttpRefusal {
+  return rule === undefined ? refusal : Object.freeze({ ...refusal, rule });
+}
 
 /** A refusal decided after the body was read: the connection stays usable. */
 export function lateRefusal(rule: string, status: number, code: number, message: string): HttpRefusal {

@@ -30,7 +30,11 @@ interface Manifest {
   readonly bin: Readonly<Record<string, string>>;
 }
 
-/** The published packages; palisade-mcp-static keeps a README of its own, whose blocks are its own. */
+/**
+ * The published packages whose README blocks are the root README's; palisade-mcp-static and
+ * palisade-mcp-auth keep READMEs of their own, whose blocks are their own (palisade-mcp-auth's
+ * test/readme.test.ts holds its blocks to files the workspace type-checks).
+ */
 const PUBLISHED = ['packages/palisade-mcp', 'packages/demo'].map((dir) => ({
   dir,
   readme: readFileSync(join(ROOT, dir, 'README.md'), 'utf8'),
@@ -164,5 +168,34 @@ describe('the README of palisade-demo', () => {
     expect(flags).toContain('--stdio');
     const names = [...Object.keys(manifest.bin), ...flags];
     expect(names.filter((name) => !readme.includes(`\`${name}`))).toEqual([]);
+  });
+});
+
+describe('the README of palisade-mcp-auth', () => {
+  const dir = 'packages/palisade-mcp-auth';
+  const readme = readFileSync(join(ROOT, dir, 'README.md'), 'utf8');
+  const manifest = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest & {
+    readonly dependencies: Readonly<Record<string, string>>;
+    readonly peerDependencies: Readonly<Record<string, string>>;
+  };
+
+  test('names the Node versions its engines field admits, and its entry point', () => {
+    expect(readme).toContain(nodePhrase(manifest.engines.node));
+    expect(Object.keys(manifest.exports)).toEqual(['.', './package.json']);
+    expect(readme).toContain(`from '${manifest.name}'`);
+  });
+
+  test('gives a reason for every runtime and peer dependency, and lists no other', () => {
+    const rows = sectionTable(readme, 'Runtime dependencies')
+      .split('\n')
+      .map((line) => line.split('|').map((cell) => cell.trim()))
+      .filter((cells) => /^`[^`]+`/.test(cells[1] ?? ''));
+    const named = rows.map((cells) => /^`([^`]+)`( \(peer\))?$/.exec(cells[1] ?? '')?.slice(1, 3));
+    expect(named).toEqual([
+      ...Object.keys(manifest.dependencies).map((name) => [name, undefined]),
+      ...Object.keys(manifest.peerDependencies).map((name) => [name, ' (peer)']),
+    ]);
+    for (const cells of rows)
+      expect((cells[2] ?? '').split(/\s+/).length, cells[1]).toBeGreaterThanOrEqual(3);
   });
 });

@@ -424,6 +424,67 @@ describe('the fetch handler: what a Request does not carry', () => {
   });
 });
 
+describe('the fetch handler: what authorize and authorizeBody may answer', () => {
+  test('authorize sees the target with its query, as the node handler’s hook does', async () => {
+    const seen: string[] = [];
+    const port = await serveWith({
+      authorize: (request) => {
+        seen.push(request.target);
+        return { ok: true };
+      },
+    });
+    const reply = await exchange(
+      port,
+      post(LIST.body, LIST.headers).replace('POST /mcp ', 'POST /mcp?access_token=t '),
+    );
+    expect(reply.status).toBe(200);
+    expect(seen).toEqual(['/mcp?access_token=t']);
+    reply.client.end();
+  });
+
+  test('the fetch handler answers a 403 refusal with its WWW-Authenticate and a 503 with Retry-After', {
+    tags: ['threat-model'],
+  }, async () => {
+    const challenge = 'Bearer error="insufficient_scope", scope="a"';
+    const port = await serveWith({
+      authorize: (request) =>
+        request.headers['x-status'] === '503'
+          ? { ok: false, status: 503, headers: { 'retry-after': '5' }, rule: 'bearer-key-source-unavailable' }
+          : { ok: false, status: 403, headers: { 'www-authenticate': challenge } },
+    });
+    const forbidden = await exchange(port, post(LIST.body, LIST.headers));
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers['www-authenticate']).toBe(challenge);
+    forbidden.client.end();
+    const unavailable = await exchange(port, post(LIST.body, { ...LIST.headers, 'X-Status': '503' }));
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers['retry-after']).toBe('5');
+    expect(JSON.parse(unavailable.body)).toEqual(refusal(-32603, 'Service unavailable'));
+    unavailable.client.end();
+  });
+
+  test('the fetch handler answers an authorizeBody 403 with its WWW-Authenticate and logs its rule name', {
+    tags: ['threat-model'],
+  }, async () => {
+    const logged: unknown[] = [];
+    const challenge = 'Bearer error="insufficient_scope", scope="a"';
+    const port = await serveWith({
+      authorizeBody: () => ({
+        ok: false,
+        status: 403,
+        headers: { 'www-authenticate': challenge },
+        rule: 'bearer-insufficient-scope',
+      }),
+      onLog: (event) => logged.push(event),
+    });
+    const reply = await exchange(port, post(LIST.body, LIST.headers));
+    expect(reply.status).toBe(403);
+    expect(reply.headers['www-authenticate']).toBe(challenge);
+    expect(logged).toEqual([{ kind: 'refusal', rule: 'bearer-insufficient-scope', status: 403 }]);
+    reply.client.end();
+  });
+});
+
 describe('createFetchHandler options', () => {
   test('createFetchHandler options are checked once, as createHttpHandler checks them: a missing allowedHosts is named', () => {
     const { allowedHosts: _, ...rest } = ADMIT_ALL;

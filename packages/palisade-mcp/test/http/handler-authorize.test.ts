@@ -1,5 +1,7 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createHttpHandler, type HttpHandlerOptions, type HttpLogEvent } from '../../src/http/handler.js';
+import { HTTP_REFUSAL_CHANNEL } from '../../src/http/refusals.js';
 import { createServer, defineTool } from '../../src/index.js';
 import {
   ADMIT_ALL,
@@ -121,16 +123,122 @@ describe('authorize', () => {
     reply.client.end();
   });
 
-  test('a refusal with WWW-Authenticate on a 403 sends no WWW-Authenticate', {
+  test('a 403 refusal carries the hook’s WWW-Authenticate, as an insufficient_scope challenge needs', {
+    tags: ['threat-model'],
+  }, async () => {
+    const challenge = 'Bearer error="insufficient_scope", scope="files:write"';
+    const port = await serveWith({
+      authorize: () => ({ ok: false, status: 403, headers: { 'www-authenticate': challenge } }),
+    });
+    const reply = await exchange(port, post(LIST.body, LIST.headers));
+    expect(reply.statusLine).toBe('HTTP/1.1 403 Forbidden');
+    expect(reply.headers['www-authenticate']).toBe(challenge);
+    reply.client.end();
+  });
+
+  test('a 400 refusal carries its WWW-Authenticate and the fixed body "Bad request"', {
+    tags: ['threat-model'],
+  }, async () => {
+    const challenge = 'Bearer error="invalid_request"';
+    const port = await serveWith({
+      authorize: () => ({ ok: false, status: 400, headers: { 'www-authenticate': challenge } }),
+    });
+    const reply = await exchange(port, post(LIST.body, LIST.headers));
+    expect(reply.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(reply.headers['www-authenticate']).toBe(challenge);
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Bad request' },
+    });
+    reply.client.end();
+  });
+
+  test('a 503 refusal carries Retry-After and no WWW-Authenticate, with -32603 "Service unavailable"', {
     tags: ['threat-model'],
   }, async () => {
     const port = await serveWith({
-      authorize: () => ({ ok: false, headers: { 'www-authenticate': 'Bearer' } }),
+      authorize: () => ({
+        ok: false,
+        status: 503,
+        headers: { 'retry-after': '5', 'www-authenticate': 'Bearer' },
+      }),
+    });
+    const reply = await exchange(port, post(LIST.body, LIST.headers));
+    expect(reply.statusLine).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(reply.headers['retry-after']).toBe('5');
+    expect(reply.headers['www-authenticate']).toBeUndefined();
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32603, message: 'Service unavailable' },
+    });
+    reply.client.end();
+  });
+
+  test('a 429 refusal sends no WWW-Authenticate and a 401 no Retry-After', {
+    tags: ['threat-model'],
+  }, async () => {
+    const both = { 'www-authenticate': 'Bearer', 'retry-after': '30' };
+    const port = await serveWith({
+      authorize: (request) =>
+        request.headers['x-status'] === '429'
+          ? { ok: false, status: 429, headers: both }
+          : { ok: false, status: 401, headers: both },
+    });
+    const limited = await exchange(port, post(LIST.body, { ...LIST.headers, 'X-Status': '429' }));
+    expect(limited.status).toBe(429);
+    expect(limited.headers['www-authenticate']).toBeUndefined();
+    limited.client.end();
+    const unauthorized = await exchange(port, post(LIST.body, LIST.headers));
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers['retry-after']).toBeUndefined();
+    unauthorized.client.end();
+  });
+
+  test.each([
+    ['500', 500],
+    ['418', 418],
+    ['"401"', '401'],
+  ])('a refusal naming status %s is answered 403', { tags: ['threat-model'] }, async (_name, status) => {
+    const port = await serveWith({
+      authorize: () => ({ ok: false, status }) as unknown as { ok: false },
     });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(403);
-    expect(reply.headers['www-authenticate']).toBeUndefined();
     reply.client.end();
+  });
+
+  test('a refusal’s rule name is logged and published in place of authorize; a malformed one is not', {
+    tags: ['threat-model'],
+  }, async () => {
+    const events: HttpLogEvent[] = [];
+    const published: unknown[] = [];
+    const listener = (message: unknown): void => {
+      published.push(message);
+    };
+    subscribe(HTTP_REFUSAL_CHANNEL, listener);
+    try {
+      const port = await serveWith({
+        authorize: (request) => ({
+          ok: false,
+          status: 401,
+          rule: request.headers['x-rule'] as string,
+        }),
+        onLog: (event) => events.push(event),
+      });
+      for (const rule of ['bearer-expired', 'Bearer Expired', `a${'b'.repeat(64)}`]) {
+        const reply = await exchange(port, post(LIST.body, { ...LIST.headers, 'X-Rule': rule }));
+        expect(reply.status).toBe(401);
+        reply.client.end();
+      }
+    } finally {
+      unsubscribe(HTTP_REFUSAL_CHANNEL, listener);
+    }
+    expect(events.map((event) => event.rule)).toEqual(['bearer-expired', 'authorize', 'authorize']);
+    expect(published).toEqual([
+      { rule: 'bearer-expired', status: 401, code: -32600 },
+      { rule: 'authorize', status: 401, code: -32600 },
+      { rule: 'authorize', status: 401, code: -32600 },
+    ]);
   });
 
   test('a hook that throws is answered 500 with -32603 and reported as a fault', {
@@ -170,7 +278,7 @@ describe('authorize', () => {
     reply.client.end();
   });
 
-  test('the hook sees method, a null-prototype header copy, raw headers and the peer address', {
+  test('the hook sees method, the target with its query, a null-prototype header copy, raw headers and the peer address', {
     tags: ['threat-model'],
   }, async () => {
     let seen: unknown;
@@ -180,15 +288,34 @@ describe('authorize', () => {
         return { ok: true };
       },
     });
-    const reply = await exchange(port, post(LIST.body, { ...LIST.headers, Authorization: 'Bearer t' }));
+    const reply = await exchange(
+      port,
+      post(LIST.body, { ...LIST.headers, Authorization: 'Bearer t' }).replace(
+        'POST /mcp ',
+        'POST /mcp?access_token=t ',
+      ),
+    );
     expect(reply.status).toBe(200);
-    const request = seen as { method: string; headers: object; rawHeaders: string[]; remoteAddress: string };
+    const request = seen as {
+      method: string;
+      target: string;
+      headers: object;
+      rawHeaders: string[];
+      remoteAddress: string;
+    };
     expect(request.method).toBe('POST');
+    expect(request.target).toBe('/mcp?access_token=t');
     expect(Object.getPrototypeOf(request.headers)).toBeNull();
     expect((request.headers as Record<string, string>)['authorization']).toBe('Bearer t');
     expect(request.rawHeaders).toContain('Authorization');
     expect(request.remoteAddress).toBe('127.0.0.1');
-    expect(Object.keys(request).sort()).toEqual(['headers', 'method', 'rawHeaders', 'remoteAddress']);
+    expect(Object.keys(request).sort()).toEqual([
+      'headers',
+      'method',
+      'rawHeaders',
+      'remoteAddress',
+      'target',
+    ]);
     reply.client.end();
   });
 

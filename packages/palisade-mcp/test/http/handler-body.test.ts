@@ -160,11 +160,40 @@ describe('reading the body', () => {
     tags: ['threat-model'],
   }, async () => {
     const port = await serveWith({
-      authorizeBody: () => ({ ok: false, status: 401, headers: { 'www-authenticate': 'Bearer' } }),
+      authorizeBody: (request) =>
+        request.headers['x-status'] === '429'
+          ? { ok: false, status: 429, headers: { 'retry-after': '5' } }
+          : { ok: false, status: 401, headers: { 'www-authenticate': 'Bearer' } },
     });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(403);
     expect(reply.headers['www-authenticate']).toBeUndefined();
+    const limited = await exchange(port, post(LIST.body, { ...LIST.headers, 'X-Status': '429' }));
+    expect(limited.status).toBe(403);
+    expect(limited.headers['retry-after']).toBeUndefined();
+    reply.client.end();
+    limited.client.end();
+  });
+
+  test('an authorizeBody 403 carries its WWW-Authenticate and rule name, on a connection that stays open', {
+    tags: ['threat-model'],
+  }, async () => {
+    const events: unknown[] = [];
+    const challenge = 'Bearer error="insufficient_scope", scope="tools:admin"';
+    const port = await serveWith({
+      authorizeBody: () => ({
+        ok: false,
+        status: 403,
+        headers: { 'www-authenticate': challenge },
+        rule: 'bearer-insufficient-scope',
+      }),
+      onLog: (event) => events.push(event),
+    });
+    const reply = await exchange(port, post(LIST.body, LIST.headers));
+    expect(reply.statusLine).toBe('HTTP/1.1 403 Forbidden');
+    expect(reply.headers['www-authenticate']).toBe(challenge);
+    expect(reply.headers['connection']).not.toBe('close');
+    expect(events).toEqual([{ kind: 'refusal', rule: 'bearer-insufficient-scope', status: 403 }]);
     reply.client.end();
   });
 

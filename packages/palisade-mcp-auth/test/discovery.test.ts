@@ -1,0 +1,117 @@
+/**
+ * Issuer discovery: RFC 8414 metadata first, then OpenID Connect discovery, at the well-known
+ * addresses and in the order the MCP authorization spec lists; a document naming another issuer
+ * is not taken, and discovery that fails is a named 503.
+ */
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { bearer, RULES } from '../src/index.js';
+import { expectRefused } from './support/expect-refusal.js';
+import { json, type Peer, startPeer } from './support/http-peer.js';
+import { fetchHandlerOf, whoami } from './support/mcp.js';
+import { goodClaims, jwksOf, mint, RESOURCE, type TestKey, testKey } from './support/tokens.js';
+
+const AT = 'http://127.0.0.1/mcp';
+let peer: Peer;
+let key: TestKey;
+
+beforeEach(async () => {
+  peer = await startPeer();
+  key = testKey('ES256');
+  peer.route('/jwks', json(jwksOf(key)));
+});
+
+afterEach(async () => {
+  await peer.close();
+});
+
+function guard(issuer: string) {
+  return fetchHandlerOf(bearer({ resource: RESOURCE, issuer }));
+}
+
+describe('issuer discovery', () => {
+  test('RFC 8414 metadata is read first and its jwks_uri admits the token', async () => {
+    peer.route(
+      '/.well-known/oauth-authorization-server',
+      json({ issuer: peer.origin, jwks_uri: `${peer.origin}/jwks` }),
+    );
+    peer.route(
+      '/.well-known/openid-configuration',
+      json({ issuer: peer.origin, jwks_uri: `${peer.origin}/other` }),
+    );
+    const { handle } = guard(peer.origin);
+    expect((await handle(whoami(AT, await mint(key, goodClaims({ iss: peer.origin }))))).status).toBe(200);
+    expect(peer.hits.get('/.well-known/oauth-authorization-server')).toBe(1);
+    expect(peer.hits.get('/.well-known/openid-configuration')).toBeUndefined();
+  });
+
+  test('OpenID discovery is read when RFC 8414 metadata is missing', async () => {
+    peer.route(
+      '/.well-known/openid-configuration',
+      json({ issuer: peer.origin, jwks_uri: `${peer.origin}/jwks` }),
+    );
+    const { handle } = guard(peer.origin);
+    expect((await handle(whoami(AT, await mint(key, goodClaims({ iss: peer.origin }))))).status).toBe(200);
+    expect(peer.hits.get('/.well-known/oauth-authorization-server')).toBe(1);
+  });
+
+  test('an issuer with a path is tried at the three addresses in the spec’s order', async () => {
+    const issuer = `${peer.origin}/tenant1`;
+    peer.route(
+      '/tenant1/.well-known/openid-configuration',
+      json({ issuer, jwks_uri: `${peer.origin}/jwks` }),
+    );
+    const { handle } = guard(issuer);
+    expect((await handle(whoami(AT, await mint(key, goodClaims({ iss: issuer }))))).status).toBe(200);
+    expect([...peer.hits.keys()]).toEqual([
+      '/.well-known/oauth-authorization-server/tenant1',
+      '/.well-known/openid-configuration/tenant1',
+      '/tenant1/.well-known/openid-configuration',
+      '/jwks',
+    ]);
+  });
+
+  test('a metadata document naming another issuer is not taken: 503', {
+    tags: ['threat-model'],
+  }, async () => {
+    peer.route(
+      '/.well-known/oauth-authorization-server',
+      json({ issuer: 'https://evil.example', jwks_uri: `${peer.origin}/jwks` }),
+    );
+    const { handle, events } = guard(peer.origin);
+    const token = await mint(key, goodClaims({ iss: peer.origin }));
+    await expectRefused(await handle(whoami(AT, token)), RULES.keySourceUnavailable, events, token);
+    expect(events.at(-1)?.reason).toContain('names another issuer');
+    expect(peer.hits.get('/jwks')).toBeUndefined();
+  });
+
+  test('a jwks_uri over plain http to a public host is not fetched: 503', {
+    tags: ['threat-model'],
+  }, async () => {
+    peer.route(
+      '/.well-known/oauth-authorization-server',
+      json({ issuer: peer.origin, jwks_uri: 'http://keys.example.com/jwks' }),
+    );
+    const { handle, events } = guard(peer.origin);
+    await expectRefused(
+      await handle(whoami(AT, await mint(key, goodClaims({ iss: peer.origin })))),
+      RULES.keySourceUnavailable,
+      events,
+    );
+    expect(events.at(-1)?.reason).toContain('names an endpoint that is not https');
+  });
+
+  test('an issuer that publishes no metadata is a 503 naming discovery', {
+    tags: ['threat-model'],
+  }, async () => {
+    const { handle, events } = guard(peer.origin);
+    await expectRefused(
+      await handle(whoami(AT, await mint(key, goodClaims({ iss: peer.origin })))),
+      RULES.keySourceUnavailable,
+      events,
+    );
+    expect(events.at(-1)?.reason).toBe(
+      `discovery for ${peer.origin} failed: /.well-known/oauth-authorization-server answered 404; ` +
+        '/.well-known/openid-configuration answered 404',
+    );
+  });
+});
