@@ -203,9 +203,12 @@ describe('Palisade and the official SDK v2, the same bytes to each', () => {
       (row, index) =>
         index === 0 || (row.includes('| refused:') && row.endsWith('| admitted: the tool ran |')),
     );
-    const heading = README.indexOf('## Palisade and the official SDK');
-    const section = README.slice(heading, README.indexOf('\n## ', heading + 1));
-    expect(tableRows(section)).toEqual(differing);
+    // The first table under the heading; the section may hold others (palisade-mcp-auth's).
+    const table = README.indexOf(
+      '| request | Palisade | official SDK v2 |',
+      README.indexOf('## Palisade and the official SDK'),
+    );
+    expect(tableRows(README.slice(table, README.indexOf('\n\n', table)))).toEqual(differing);
   });
 
   test('the control row is admitted by both, so a refusal in another row is the vector, not the setup', async () => {
