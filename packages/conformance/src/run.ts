@@ -1,18 +1,26 @@
 #!/usr/bin/env node
 /**
  * `npm run conformance`: starts the fixture on an ephemeral loopback port, runs the official suite
- * (@modelcontextprotocol/conformance, pinned) three times — the 2026-07-28 and 2025-11-25
- * requirement sets and the pending suite — reads every checks.json, prints one line per scenario
- * and one `REVISION: N passed, M failed` line per leg over its scored set (a WARNING counts as a
- * failure, the suite's baseline rule), and holds the result to expected-failures.yml.
+ * (@modelcontextprotocol/conformance, pinned) in five legs — the 2026-07-28 and 2025-11-25
+ * requirement sets, the pending suite, every scenario the suite offers at 2025-06-18, and at
+ * 2025-03-26 the one it offers plus the 2025-06-18 ones forced down to it — reads every
+ * checks.json, prints one line per scenario and one `LEG: N passed, M failed` line per leg over
+ * its scored set (a WARNING counts as a failure, the suite's baseline rule), and holds each leg to
+ * its baseline: expected-failures.yml for the first three, expected-failures-<revision>.yml for
+ * the older revisions.
  *
- * Exit 0 only when the result matches the baseline exactly: a regression fails the run and so
- * does a baselined failure that now passes. The suite judges each leg against the same file;
- * the runner judges its own table too, so neither verdict is taken on trust.
+ * The suite's client always offers 2025-11-25; the two older legs reach the fixture through a
+ * forwarder that makes its `initialize` offer the leg's revision (pin-proxy.ts), and a leg whose
+ * wire was not that revision (an initialize answered otherwise, a POST naming another) fails.
+ *
+ * Exit 0 only when every leg matches its baseline exactly: a regression fails the run and so
+ * does a baselined failure that now passes. The suite judges each leg against its file; the
+ * runner judges its own table too, so neither verdict is taken on trust.
  *
  * Options: `--out DIR` keeps the raw results there (default a fresh temp dir, printed on stderr);
- * `--timeout MS` per scenario (default 5000); `--baseline FILE` instead of expected-failures.yml.
- * Exit codes: 0 matched, 1 not matched, 2 the run itself failed (usage, fixture, suite).
+ * `--timeout MS` per scenario (default 5000); `--baseline FILE` instead of expected-failures.yml
+ * (the first three legs). Exit codes: 0 matched, 1 not matched, 2 the run itself failed (usage,
+ * fixture, suite).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -23,10 +31,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Check, judge, readBaseline, type Verdict } from './baseline.js';
+import { describeWire, startPinProxy, wireProblems } from './pin-proxy.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageRoot = join(here, '..');
 const DEFAULT_BASELINE = join(packageRoot, 'expected-failures.yml');
+const revisionBaseline = (revision: string): string => join(packageRoot, `expected-failures-${revision}.yml`);
 const PRELOAD = join(here, 'glob-sync-preload.js');
 const FIXTURE = join(here, 'main.js');
 const SUITE = join(
@@ -41,14 +51,28 @@ const LEG_DEADLINE_MS = 120_000;
 
 interface Leg {
   readonly label: string;
-  readonly args: readonly string[];
+  /** One suite run (`--scenario` runs force the scenario down to `spec`, one process each). */
+  readonly runs: () => Promise<readonly SuiteRun[]>;
   /** The scenarios this leg scores, asked of the suite itself. */
   readonly scored: () => Promise<ReadonlySet<string>>;
+  readonly baseline: string;
+  /** The revision the forwarder pins `initialize` to; undefined: the suite talks to the fixture. */
+  readonly pin?: string;
 }
+
+interface SuiteRun {
+  readonly args: readonly string[];
+  /** A forced scenario: judged against the baseline by the runner; the suite only runs it. */
+  readonly forced?: true;
+}
+
+/** Forced runs side by side: each is mostly a suite process starting up. */
+const FORCED_CONCURRENCY = 4;
 
 type Row = {
   readonly scenario: string;
-  readonly verdict: 'PASS' | 'WARN' | 'FAIL';
+  /** SKIP: no check failed, warned or succeeded (a scenario the server's design makes moot). */
+  readonly verdict: 'PASS' | 'WARN' | 'FAIL' | 'SKIP';
   readonly checks: readonly Check[];
 };
 
@@ -91,6 +115,16 @@ async function requiredScenarios(revision: string): Promise<ReadonlySet<string>>
   return names;
 }
 
+/** `list --server --spec-version REV`: the scenarios the suite offers at that revision. */
+async function offeredScenarios(revision: string): Promise<ReadonlySet<string>> {
+  const { code, stdout } = await runSuite(['list', '--server', '--spec-version', revision], false);
+  if (code !== 0) throw new Error(`conformance list --spec-version ${revision} exited ${code}`);
+  const names = new Set<string>();
+  for (const match of stdout.matchAll(/^ {2}- (\S+) \[([^\]]*)\]$/gm)) names.add(match[1] ?? '');
+  if (names.size === 0) throw new Error(`no server scenarios offered at ${revision}`);
+  return names;
+}
+
 /** `list --server`: every server scenario not tagged `[extension]` (extensions are never scored). */
 async function nonExtensionScenarios(): Promise<ReadonlySet<string>> {
   const { code, stdout } = await runSuite(['list', '--server'], false);
@@ -116,7 +150,8 @@ function readResults(dir: string): Map<string, readonly Check[]> {
 
 function verdictOf(checks: readonly Check[]): Row['verdict'] {
   if (checks.some((check) => check.status === 'FAILURE')) return 'FAIL';
-  return checks.some((check) => check.status === 'WARNING') ? 'WARN' : 'PASS';
+  if (checks.some((check) => check.status === 'WARNING')) return 'WARN';
+  return checks.some((check) => check.status === 'SUCCESS') ? 'PASS' : 'SKIP';
 }
 
 function startFixture(): Promise<{ child: ChildProcess; url: string }> {
@@ -151,10 +186,10 @@ function printLeg(label: string, rows: readonly Row[], scored: ReadonlySet<strin
   }
 }
 
-function printVerdict(label: string, verdict: Verdict): void {
+function printVerdict(label: string, verdict: Verdict, baseline: string): void {
   for (const item of verdict.unexpected) process.stdout.write(`  REGRESSION (${label}) ${item}\n`);
   for (const item of verdict.stale)
-    process.stdout.write(`  NOW PASSING (${label}) ${item}: remove it from expected-failures.yml\n`);
+    process.stdout.write(`  NOW PASSING (${label}) ${item}: remove it from ${baseline}\n`);
 }
 
 async function main(): Promise<number> {
@@ -171,23 +206,59 @@ async function main(): Promise<number> {
   const out = values.out ?? mkdtempSync(join(tmpdir(), 'palisade-conformance-'));
   process.stderr.write(`conformance: raw results under ${out}\n`);
   const BASELINE = values.baseline;
-  const baseline = readBaseline(BASELINE);
   const started = Date.now();
+  const suite = (...args: string[]): readonly SuiteRun[] => [{ args }];
 
   const legs: Leg[] = [
     {
       label: '2026-07-28',
-      args: ['--requirements', '2026-07-28'],
+      runs: async () => suite('--requirements', '2026-07-28'),
       scored: () => requiredScenarios('2026-07-28'),
+      baseline: BASELINE,
     },
     {
       label: '2025-11-25',
-      args: ['--requirements', '2025-11-25'],
+      runs: async () => suite('--requirements', '2025-11-25'),
       scored: () => requiredScenarios('2025-11-25'),
+      baseline: BASELINE,
     },
     // `--suite pending` runs the pending scenarios, each at its own revision, and the extensions
     // (tasks, skills) with them; only the pending ones are scored here, as `--requirements` does.
-    { label: 'pending', args: ['--suite', 'pending'], scored: nonExtensionScenarios },
+    {
+      label: 'pending',
+      runs: async () => suite('--suite', 'pending'),
+      scored: nonExtensionScenarios,
+      baseline: BASELINE,
+    },
+    {
+      label: '2025-06-18',
+      runs: async () => suite('--suite', 'all', '--spec-version', '2025-06-18'),
+      scored: () => offeredScenarios('2025-06-18'),
+      baseline: revisionBaseline('2025-06-18'),
+      pin: '2025-06-18',
+    },
+    // The suite offers one scenario at 2025-03-26; the 2025-06-18 ones run there too, forced
+    // (`--force`, one suite process each), since nothing in them needs what 2025-06-18 added.
+    {
+      label: '2025-03-26',
+      runs: async () => {
+        const offered = await offeredScenarios('2025-03-26');
+        const forced = [...(await offeredScenarios('2025-06-18'))].filter((name) => !offered.has(name));
+        return [
+          ...suite('--suite', 'all', '--spec-version', '2025-03-26'),
+          ...forced.map(
+            (name): SuiteRun => ({
+              args: ['--scenario', name, '--spec-version', '2025-03-26', '--force'],
+              forced: true,
+            }),
+          ),
+        ];
+      },
+      scored: async () =>
+        new Set([...(await offeredScenarios('2025-03-26')), ...(await offeredScenarios('2025-06-18'))]),
+      baseline: revisionBaseline('2025-03-26'),
+      pin: '2025-03-26',
+    },
   ];
 
   const { child, url } = await startFixture();
@@ -197,24 +268,21 @@ async function main(): Promise<number> {
     for (const leg of legs) {
       const dir = join(out, leg.label);
       mkdirSync(dir, { recursive: true });
-      const [run, scored] = await Promise.all([
-        runSuite(
-          [
-            'server',
-            '--url',
-            url,
-            ...leg.args,
-            '-o',
-            dir,
-            '--timeout',
-            values.timeout,
-            '--expected-failures',
-            BASELINE,
-          ],
-          false,
-        ),
-        leg.scored(),
-      ]);
+      const baseline = readBaseline(leg.baseline);
+      const proxy = leg.pin === undefined ? undefined : await startPinProxy(url, leg.pin);
+      let runs: readonly { code: number; stdout: string }[];
+      let scored: ReadonlySet<string>;
+      try {
+        const target = proxy?.url ?? url;
+        const common = ['-o', dir, '--timeout', values.timeout, '--expected-failures', leg.baseline];
+        const planned = await leg.runs();
+        [runs, scored] = await Promise.all([
+          inBatches(planned, (run) => runSuite(['server', '--url', target, ...run.args, ...common], false)),
+          leg.scored(),
+        ]);
+      } finally {
+        await proxy?.close();
+      }
       const results = readResults(dir);
       for (const name of scored) {
         // A scored scenario that left no checks.json failed in a way the suite could not record.
@@ -231,29 +299,54 @@ async function main(): Promise<number> {
       printLeg(leg.label, rows, scored);
       const scoredResults = new Map([...results].filter(([name]) => scored.has(name)));
       const verdict = judge(scoredResults, baseline);
-      printVerdict(leg.label, verdict);
+      printVerdict(leg.label, verdict, leg.baseline);
       // The suite's baseline verdict over the same leg (with --requirements: scored scenarios only;
-      // with --suite pending: every scenario it ran, extensions included).
-      if (run.code !== 0) {
+      // with --suite: every scenario it ran, extensions included; a forced --scenario run: that one).
+      const suiteFailed = runs.filter((run) => run.code !== 0);
+      for (const run of suiteFailed) {
         process.stdout.write(
           `  the suite's baseline verdict for ${leg.label}: exit ${run.code} (see ${dir})\n`,
         );
         const tail = run.stdout.search(/\n[^\n]*(Expected failures|Stale baseline|Unexpected failures)/);
         if (tail >= 0) process.stderr.write(run.stdout.slice(tail));
       }
-      ok &&= run.code === 0 && verdict.unexpected.length === 0 && verdict.stale.length === 0;
+      const wire = proxy === undefined || leg.pin === undefined ? [] : wireProblems(leg.pin, proxy.seen);
+      for (const problem of wire) process.stdout.write(`  WIRE (${leg.label}) ${problem}\n`);
+      if (proxy !== undefined) process.stdout.write(`  wire (${leg.label}): ${describeWire(proxy.seen)}\n`);
+      ok &&=
+        suiteFailed.length === 0 &&
+        verdict.unexpected.length === 0 &&
+        verdict.stale.length === 0 &&
+        wire.length === 0;
       const scoredRows = rows.filter((row) => scored.has(row.scenario));
       const passed = scoredRows.filter((row) => row.verdict === 'PASS').length;
-      summaries.push(`${leg.label}: ${passed} passed, ${scoredRows.length - passed} failed`);
+      const skipped = scoredRows.filter((row) => row.verdict === 'SKIP').length;
+      summaries.push(
+        `${leg.label}: ${passed} passed, ${scoredRows.length - passed - skipped} failed${skipped > 0 ? `, ${skipped} skipped (no check applied)` : ''}`,
+      );
     }
   } finally {
     child.kill('SIGTERM');
   }
   process.stdout.write(`\n${summaries.join('\n')}\n`);
   process.stdout.write(
-    `baseline ${ok ? 'matched' : 'NOT matched'} (${BASELINE}); wall ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `baselines ${ok ? 'matched' : 'NOT matched'} (${BASELINE} and expected-failures-<revision>.yml); wall ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
   return ok ? 0 : 1;
+}
+
+/** Runs `work` over `items`, at most FORCED_CONCURRENCY at once, results in order. */
+async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FORCED_CONCURRENCY, items.length) }, worker));
+  return results;
 }
 
 main().then(

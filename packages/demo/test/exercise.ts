@@ -1,6 +1,8 @@
 /**
  * One walk through everything the demo offers, shared by the stdio and HTTP interop tests: every
- * tool called, every resource and template read, the prompt got.
+ * tool called, every resource and template read, the prompt got. `revision` is the one the client
+ * negotiated: before 2025-06-18 a tool result has no `structuredContent` (its JSON is in the text
+ * block beside it) and no `resource_link` block.
  */
 import { expect } from 'vitest';
 
@@ -34,7 +36,8 @@ const ARGUMENTS: Record<string, Record<string, unknown>> = {
   divide: { a: 84, b: 2 },
 };
 
-export async function exerciseEverything(client: AnyClient): Promise<void> {
+export async function exerciseEverything(client: AnyClient, revision = '2025-11-25'): Promise<void> {
+  const structured = revision !== '2025-03-26' && revision !== '2024-11-05';
   const { tools } = await client.listTools();
   expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
   for (const tool of tools) {
@@ -51,9 +54,14 @@ export async function exerciseEverything(client: AnyClient): Promise<void> {
   expect(await client.callTool({ name: 'echo', arguments: { text: 'hello' } })).toMatchObject({
     content: [{ type: 'text', text: 'hello' }],
   });
-  expect(await client.callTool({ name: 'add', arguments: { a: 2, b: 40 } })).toMatchObject({
-    structuredContent: { sum: 42 },
-  });
+  const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 40 } });
+  if (structured) expect(sum).toMatchObject({ structuredContent: { sum: 42 } });
+  else {
+    expect(sum['structuredContent']).toBeUndefined();
+    expect(sum).toMatchObject({ content: [{ type: 'text', text: '{"sum":42}' }] });
+  }
+  const link = (await client.callTool({ name: 'link_readme' }))['content'] as Array<{ type: string }>;
+  expect(link.map((block) => block.type)).toEqual(structured ? ['resource_link'] : []);
   // A ToolError is a tool result the model can read, not a JSON-RPC error.
   expect(await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } })).toMatchObject({
     content: [{ type: 'text', text: 'Cannot divide by zero: b must not be 0.' }],

@@ -130,7 +130,7 @@ function supportedVersions(value: unknown): readonly Revision[] {
   const seen = new Set<Revision>();
   for (const entry of list) {
     if (!isRevision(entry))
-      throw invalidOption('supportedVersions', `may hold only ${ALL_REVISIONS.join(' and ')}`);
+      throw invalidOption('supportedVersions', `may hold only ${ALL_REVISIONS.join(', ')}`);
     if (seen.has(entry)) throw invalidOption('supportedVersions', 'names a revision twice');
     seen.add(entry);
   }

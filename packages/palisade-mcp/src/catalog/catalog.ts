@@ -39,11 +39,15 @@ export interface CompiledTool {
   readonly definition: ToolDefinition;
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;
-  /** 2025-11-25 allows only an object `structuredContent`; a tool whose output root is not an object sends none there. */
+  /**
+   * Whether the output schema's root is an object (or there is none): the handshake revisions
+   * that define `outputSchema` allow only such a root, and only an object `structuredContent`.
+   */
   readonly outputIsObject: boolean;
   /** `Mcp-Param-*` headers a 2026-07-28 HTTP request for this tool must mirror. */
   readonly headerFields: readonly McpHeaderField[];
-  readonly listing: { readonly modern: JsonObject; readonly legacy: JsonObject };
+  /** Every member the host declared; each revision's listing is shaped from it (protocol/revisions). */
+  readonly listing: JsonObject;
   /** Client capabilities a call needs (-32021 when lacked); undefined: none. */
   readonly requiredCapabilities: JsonObject | undefined;
   /** Whether a call runs as a task (tasks extension); never listed, as SEP-2663 task creation is server-directed. */
@@ -230,17 +234,14 @@ function compileTool(compileSchema: SchemaCompiler, raw: unknown, index: number)
   const headerFields = mcpHeaderFields(input.json, `${where} inputSchema`);
   const described = describe(tool, path, TOOL_DESCRIPTION);
   const common: JsonObject = { name, ...described, inputSchema: input.json };
-  const modern: JsonObject = output === undefined ? common : { ...common, outputSchema: output.json };
-  // 2025-11-25 constrains outputSchema to an object root; a tool with another root is listed
-  // there without it, and its structuredContent is left out of results on that revision.
-  const legacy: JsonObject = output !== undefined && outputIsObject ? modern : common;
+  const listing: JsonObject = output === undefined ? common : { ...common, outputSchema: output.json };
   return {
     definition: tool as unknown as ToolDefinition,
     input,
     output,
     outputIsObject,
     headerFields,
-    listing: { modern: deepFreeze(modern), legacy: deepFreeze(legacy) },
+    listing: deepFreeze(listing),
     requiredCapabilities: requiredCapabilities(
       tool['requiredClientCapabilities'],
       `${path}.requiredClientCapabilities`,

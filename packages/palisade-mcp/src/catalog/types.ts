@@ -16,14 +16,18 @@ export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'crit
 export interface HandlerContext {
   /** Fires when the client cancels (stdio `notifications/cancelled`, a closed HTTP stream on 2026-07-28) or the transport closes. */
   readonly signal: AbortSignal;
-  /** The revision this request is served under. */
+  /**
+   * The revision this request is served under. Palisade shapes what a handler returns to it (a
+   * member or content block the revision does not define is left out); a handler that wants to
+   * send an older client something else instead reads it here.
+   */
   readonly revision: Revision;
   /**
    * The request's `params._meta` as the client sent it, less `baggage` unless the server opted in
    * (`traceContext: { baggage: true }`): the client's word, never evidence for authorization.
    */
   readonly meta: Readonly<JsonObject>;
-  /** Capabilities the client declared (2026-07-28: on this request; 2025-11-25: at `initialize`). The client's word. */
+  /** Capabilities the client declared (2026-07-28: on this request; the handshake revisions: at `initialize`). The client's word. */
   readonly clientCapabilities: Readonly<JsonObject>;
   /**
    * The W3C trace context the request carried in `_meta` (`traceparent`, `tracestate`; `baggage`
@@ -41,8 +45,9 @@ export interface HandlerContext {
    * 2026-07-28, `tools/call`, `prompts/get` and `resources/read` only: return this value instead of
    * the result to ask the client for input (MRTR). Palisade checks each request against the
    * capabilities this request declared (-32021 otherwise) and seals `state` with the host's
-   * `requestState.sealer`. On 2025-11-25 it throws a `PalisadeError` with code
-   * `PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE`, so a handler serving both revisions can fall back.
+   * `requestState.sealer`. On a handshake revision (2025-11-25 and older) it throws a
+   * `PalisadeError` with code `PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE`, so a handler serving
+   * every revision can fall back.
    */
   inputRequired(request: InputRequiredRequest): InputRequired;
   /**
@@ -315,7 +320,10 @@ export interface ServerDefinition {
   readonly resources?: readonly ResourceDefinition[];
   readonly resourceTemplates?: readonly ResourceTemplateDefinition[];
   readonly prompts?: readonly PromptDefinition[];
-  /** Narrows what is served; default both revisions. */
+  /**
+   * Narrows what is served; default every revision (2026-07-28, and through `initialize`
+   * 2025-11-25, 2025-06-18, 2025-03-26, and 2024-11-05 over stdio).
+   */
   readonly supportedVersions?: readonly Revision[];
   /** Items per page of every list; default 50. */
   readonly pageSize?: number;

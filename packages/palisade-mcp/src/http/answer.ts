@@ -1,9 +1,9 @@
 /**
  * From one decoded body to its HTTP answer: settle the revision (2026-07-28 `_meta`, a stateless
- * 2025-11-25 `initialize`, or a 2025-11-25 request named by `MCP-Protocol-Version`), hold the
- * headers to the body, run the core, and write JSON or, when the client accepts it and the
- * request emits notifications first, an SSE stream, bounded against a client that does not read
- * it (sse-writer.ts).
+ * `initialize`, or a handshake revision named by `MCP-Protocol-Version`, 2025-03-26 when the
+ * header is absent), hold the headers to the body, run the core, and write JSON or, when the
+ * client accepts it and the request emits notifications first, an SSE stream, bounded against a
+ * client that does not read it (sse-writer.ts).
  */
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../options.js';
@@ -16,16 +16,22 @@ import {
   type JsonRpcNotification,
   type JsonRpcResponse,
 } from '../protocol/jsonrpc.js';
-import { type ConnectionState, initialState } from '../protocol/state.js';
-import { LEGACY_REVISION, META_PROTOCOL_VERSION, MODERN_REVISION } from '../revisions.js';
+import { servedOver } from '../protocol/revisions/index.js';
+import { type ConnectionState, initialState, statelessHandshakeState } from '../protocol/state.js';
+import {
+  type HandshakeRevision,
+  isHandshakeRevision,
+  META_PROTOCOL_VERSION,
+  MODERN_REVISION,
+} from '../revisions.js';
 import type { Server } from '../server.js';
 import { encodeMessage } from '../wire/encode.js';
 import type { HeaderCheck } from './header-check.js';
 import {
   checkCarriedHeaders,
-  checkLegacyVersionHeader,
   checkModernHeaders,
   PROTOCOL_VERSION_LOWER,
+  readVersionHeader,
 } from './header-match.js';
 import { trimOws } from './header-text.js';
 import { type HeaderIndex, valuesOf } from './header-values.js';
@@ -48,19 +54,21 @@ export interface AnswerInput {
   readonly onLog: (event: HttpLogEvent) => void;
 }
 
-const LEGACY_STATE: ConnectionState = Object.freeze({
-  transport: 'http',
-  legacy: Object.freeze({ clientCapabilities: Object.freeze({}), initialized: true }),
-});
+/** A request without `MCP-Protocol-Version` is served as this, as 2025-06-18 on tell a server to assume. */
+const HEADERLESS_REVISION: HandshakeRevision = '2025-03-26';
 
 type Settled =
   | { readonly kind: 'run'; readonly state: ConnectionState; readonly modern: boolean }
-  | { readonly kind: 'mismatch'; readonly check: Extract<HeaderCheck, { ok: false }> };
+  | { readonly kind: 'mismatch'; readonly check: Extract<HeaderCheck, { ok: false }> }
+  | { readonly kind: 'not-served' };
 
 /**
  * A body that is no valid envelope goes straight to the core, which refuses it (envelope before
- * header match, spec-notes item 12). Without modern `_meta`, an `initialize` or a 2025-11-25
- * version header, the core answers too: -32602 naming `_meta`, with 400.
+ * header match, spec-notes item 12). Otherwise the revision comes from the body's 2026-07-28
+ * `_meta`, from `initialize` (the core negotiates), or from `MCP-Protocol-Version`: a handshake
+ * revision served over HTTP runs statelessly under it, any other value is refused 400, and no
+ * header at all means 2025-03-26. A server that does not serve 2025-03-26 over HTTP leaves a
+ * request without header or `_meta` to the core: -32602 naming `_meta`, with 400.
  */
 function settle(input: AnswerInput): Settled {
   const { message, headers, server } = input;
@@ -95,15 +103,18 @@ function settle(input: AnswerInput): Settled {
   // the core names it (-32602, `_meta` missing), as the 2026-07-28 envelope rules ask.
   if (versionHeader.length === 1 && trimOws(versionHeader[0]!) === MODERN_REVISION)
     return { kind: 'run', state: initialState('http'), modern: false };
-  if (versionHeader.length > 0 && server.supportedVersions.includes(LEGACY_REVISION)) {
-    const version = checkLegacyVersionHeader(headers, LEGACY_REVISION);
-    if (!version.ok) return { kind: 'mismatch', check: version };
-    const carried = checkCarriedHeaders(headerInput);
-    if (!carried.ok) return { kind: 'mismatch', check: carried };
-    // Stryker disable next-line StringLiteral: only 'mismatch' is told apart; any other kind runs
-    return { kind: 'run', state: LEGACY_STATE, modern: false };
-  }
-  return { kind: 'run', state: initialState('http'), modern: false };
+  const header = readVersionHeader(headers);
+  if (!header.ok) return { kind: 'mismatch', check: header };
+  const served = servedOver(server.supportedVersions, 'http');
+  const revision = header.version ?? HEADERLESS_REVISION;
+  const runs = isHandshakeRevision(revision) && served.includes(revision);
+  if (header.version === undefined && !runs)
+    return { kind: 'run', state: initialState('http'), modern: false };
+  if (!runs) return { kind: 'not-served' };
+  const carried = checkCarriedHeaders(headerInput);
+  if (!carried.ok) return { kind: 'mismatch', check: carried };
+  // Stryker disable next-line StringLiteral: only 'mismatch' is told apart; any other kind runs
+  return { kind: 'run', state: statelessHandshakeState(revision), modern: false };
 }
 
 const OVERRUN_REFUSALS: Readonly<Record<Overrun, HttpRefusal>> = {
@@ -125,6 +136,19 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
     // smuggling leaves a line in the host's log. The message is built from constants and names.
     report(input, lateRefusal('header-mismatch', 400, -32020, settled.check.message));
     writeJson(res, 400, JSON.stringify(errorResponse(id, -32020, settled.check.message)));
+    return;
+  }
+  if (settled.kind === 'not-served') {
+    const id = isValidId(input.message['id']) ? input.message['id'] : undefined;
+    // The header's value is not echoed: `supported` tells the client what to ask for instead.
+    const refusal = REFUSALS.versionNotServed;
+    report(input, refusal);
+    const supported = servedOver(input.server.supportedVersions, 'http');
+    writeJson(
+      res,
+      refusal.status,
+      JSON.stringify(errorResponse(id, refusal.code, refusal.message, { supported })),
+    );
     return;
   }
   if (settled.modern && !input.mayStream && input.message['method'] === 'subscriptions/listen') {

@@ -196,21 +196,28 @@ function checkMirrors(
   return HEADERS_MATCH;
 }
 
+/** What `MCP-Protocol-Version` says on a request of the handshake era: absent, a value, or malformed. */
+export type VersionHeader =
+  | { readonly ok: true; readonly version: string | undefined }
+  | Extract<HeaderCheck, { ok: false }>;
+
 /**
- * 2025-11-25: only `MCP-Protocol-Version` exists, and a request may lack it (the transport then
- * assumes 2025-03-26, or refuses). When present it must appear once and equal the version
- * `initialize` negotiated. Not for `initialize` itself, which precedes any negotiated version.
+ * The handshake revisions: from 2025-06-18 `MCP-Protocol-Version` names the revision `initialize`
+ * agreed, and a request may lack it (2025-03-26 defines no such header; the server then assumes
+ * that revision). When present it must appear once and be well-formed; compared literally, never
+ * base64-decoded. Which values are served is the transport's to decide.
  */
-export function checkLegacyVersionHeader(headers: HeaderIndex, negotiated: string): HeaderCheck {
-  const values = valuesOf(headers, PROTOCOL_VERSION_LOWER);
-  return checkText(values, PROTOCOL_VERSION_HEADER, false, false, (text) => text === negotiated);
+export function readVersionHeader(headers: HeaderIndex): VersionHeader {
+  const read = readOne(valuesOf(headers, PROTOCOL_VERSION_LOWER), PROTOCOL_VERSION_HEADER, false);
+  if (read.kind === 'refused') return read.check as Extract<HeaderCheck, { ok: false }>;
+  return { ok: true, version: read.kind === 'absent' ? undefined : read.text };
 }
 
 /**
- * 2025-11-25 defines no `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*`, so none is required; but a
- * proxy, a gateway or the host's own `authorize` may read one, so each one present must agree
- * with the body exactly as on 2026-07-28. Otherwise naming the old revision would switch the
- * match off and let headers say one call while the body makes another.
+ * The handshake revisions define no `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*`, so none is
+ * required; but a proxy, a gateway or the host's own `authorize` may read one, so each one present
+ * must agree with the body exactly as on 2026-07-28. Otherwise naming an older revision would
+ * switch the match off and let headers say one call while the body makes another.
  */
 export function checkCarriedHeaders(input: ModernHeaderInput): HeaderCheck {
   return checkMirrors(input.headers, input.message, input.headerFields, false);

@@ -99,6 +99,14 @@ export const REFUSALS = Object.freeze({
   ),
   misuse: early('body-already-read', 500, -32603, 'Internal error'),
   transportFault: early('transport-fault', 500, -32603, 'Internal error'),
+  // A handshake-era request whose MCP-Protocol-Version names a revision not served over HTTP
+  // (2024-11-05 included: its HTTP transport is not served); the answer lists what is.
+  versionNotServed: lateRefusal(
+    'protocol-version-not-served',
+    400,
+    -32022,
+    'Unsupported protocol version: the MCP-Protocol-Version header names a revision not served over HTTP',
+  ),
   // A listen stream is nothing but events: a client that cannot take SSE could never read one.
   listenNeedsStream: lateRefusal(
     'listen-needs-event-stream',

@@ -9,6 +9,7 @@ import { HostFault } from '../catalog/host-fault.js';
 import type { JsonObject } from '../catalog/types.js';
 import { isPlainObject } from '../options.js';
 import {
+  isHandshakeRevision,
   LEGACY_REVISION,
   META_CLIENT_CAPABILITIES,
   META_LOG_LEVEL,
@@ -41,6 +42,7 @@ import { readResource } from './methods/resources-read.js';
 import { cancelTask, getTask, updateTask } from './methods/tasks.js';
 import { callTool } from './methods/tools-call.js';
 import { ownCopy } from './own-copy.js';
+import { profileOf, servedOver } from './revisions/index.js';
 import type { Server } from './server-shape.js';
 import type { ConnectionState } from './state.js';
 import { metaForHost, readTraceContext } from './trace-context.js';
@@ -84,7 +86,12 @@ interface MethodEntry {
   readonly mrtr?: true;
 }
 
-const SHARED_METHODS: ReadonlyMap<string, MethodEntry> = new Map([
+/**
+ * Every request method Palisade answers. Which of them a request may call is its revision's
+ * (`profile.methods`); `subscriptions/listen` and the three handshake-session methods are
+ * answered apart, below.
+ */
+const METHODS: ReadonlyMap<string, MethodEntry> = new Map([
   ['tools/list', { handler: listTools, capability: 'tools', cacheable: true }],
   ['tools/call', { handler: callTool, capability: 'tools', cacheable: false, mrtr: true }],
   ['resources/list', { handler: listResources, capability: 'resources', cacheable: true }],
@@ -93,20 +100,19 @@ const SHARED_METHODS: ReadonlyMap<string, MethodEntry> = new Map([
   ['prompts/list', { handler: listPrompts, capability: 'prompts', cacheable: true }],
   ['prompts/get', { handler: getPrompt, capability: 'prompts', cacheable: false, mrtr: true }],
   ['completion/complete', { handler: complete, capability: 'completions', cacheable: false }],
-]);
-
-const MODERN_METHODS: ReadonlyMap<string, MethodEntry> = new Map([
-  ...SHARED_METHODS,
   ['server/discover', { handler: discover, capability: 'none', cacheable: true }],
   ['tasks/get', { handler: getTask, capability: 'tasks', cacheable: false }],
   ['tasks/update', { handler: updateTask, capability: 'tasks', cacheable: false }],
   ['tasks/cancel', { handler: cancelTask, capability: 'tasks', cacheable: false }],
-]);
-
-const LEGACY_METHODS: ReadonlyMap<string, MethodEntry> = new Map([
-  ...SHARED_METHODS,
   ['ping', { handler: ping, capability: 'none', cacheable: false }],
 ]);
+
+/** The entry for `method` when the revision defines it and this server offers what it needs. */
+function entryFor(server: Server, revision: Revision, method: string): MethodEntry | undefined {
+  if (!profileOf(revision).methods.has(method)) return undefined;
+  const entry = METHODS.get(method);
+  return entry !== undefined && offers(server, entry.capability) ? entry : undefined;
+}
 
 function offers(server: Server, capability: Capability): boolean {
   const { catalog } = server;
@@ -197,7 +203,11 @@ function handleRequest(
     if (!answer.ok) return settled(state, answer.error);
     const next: ConnectionState = Object.freeze({
       ...state,
-      legacy: Object.freeze({ clientCapabilities: answer.clientCapabilities, initialized: false }),
+      legacy: Object.freeze({
+        revision: answer.revision,
+        clientCapabilities: answer.clientCapabilities,
+        initialized: false,
+      }),
     });
     return {
       state: next,
@@ -207,44 +217,45 @@ function handleRequest(
   }
 
   if (state.legacy !== undefined) {
+    const { revision } = state.legacy;
     const meta = params['_meta'];
     if (meta !== undefined && !isPlainObject(meta))
       return settled(state, invalidParams(id, 'params._meta must be an object'));
     const trace = readTraceContext(meta ?? {}, server.traceContext.baggage);
     if (!trace.ok) return settled(state, invalidParams(id, trace.rule));
-    if (SESSION_METHODS.has(request.method)) {
+    if (SESSION_METHODS.has(request.method) && profileOf(revision).methods.has(request.method)) {
       const answered = answerSessionMethod(server, state, state.legacy, request.method, id, params);
       return { state: answered.state, response: Promise.resolve(answered.response), stage: 'method' };
     }
-    const entry = LEGACY_METHODS.get(request.method);
-    if (entry === undefined || !offers(server, entry.capability)) return settled(state, methodNotFound(id));
+    const entry = entryFor(server, revision, request.method);
+    if (entry === undefined) return settled(state, methodNotFound(id));
     const call: CallBasis = {
-      revision: LEGACY_REVISION,
+      revision,
       meta: metaForHost(meta ?? {}, server.traceContext.baggage),
       clientCapabilities: state.legacy.clientCapabilities,
       traceContext: trace.value,
     };
     const logLevel = state.legacy.logLevel ?? server.defaultLogLevel;
-    return { state, response: run(server, request, params, entry, call, logLevel, io), stage: 'method' };
+    return {
+      state,
+      response: run(server, state, request, params, entry, call, logLevel, io),
+      stage: 'method',
+    };
   }
 
   const meta = params['_meta'];
   if (meta !== undefined && !isPlainObject(meta))
     return settled(state, invalidParams(id, 'params._meta must be an object'));
   if (meta === undefined || !Object.hasOwn(meta, META_PROTOCOL_VERSION)) {
-    // Before `initialize` a 2025-11-25 client may only ping; anything else without the 2026 `_meta` is refused.
-    if (
-      request.method === 'ping' &&
-      state.transport === 'stdio' &&
-      server.supportedVersions.includes(LEGACY_REVISION)
-    ) {
+    // Before `initialize` a handshake client may only ping; anything else without the 2026 `_meta` is refused.
+    if (request.method === 'ping' && state.transport === 'stdio' && servesHandshake(server, 'stdio')) {
       return settled(state, { jsonrpc: '2.0', id, result: {} });
     }
     return settled(
       state,
       invalidParams(
         id,
-        `params._meta must carry ${META_PROTOCOL_VERSION} (a ${LEGACY_REVISION} client sends initialize first)`,
+        `params._meta must carry ${META_PROTOCOL_VERSION} (a ${LEGACY_REVISION} or earlier client sends initialize first)`,
       ),
     );
   }
@@ -252,14 +263,13 @@ function handleRequest(
   if (typeof version !== 'string') {
     return settled(state, invalidParams(id, `params._meta.${META_PROTOCOL_VERSION} must be a string`));
   }
-  if (version === LEGACY_REVISION && server.supportedVersions.includes(LEGACY_REVISION)) {
-    return settled(
-      state,
-      unsupportedVersion(server, id, version, `${LEGACY_REVISION} is served through initialize`),
-    );
-  }
-  if (version !== MODERN_REVISION || !server.supportedVersions.includes(MODERN_REVISION)) {
-    return settled(state, unsupportedVersion(server, id, version, 'the requested revision is not served'));
+  const served = servedOver(server.supportedVersions, state.transport);
+  if (version !== MODERN_REVISION || !served.includes(MODERN_REVISION)) {
+    const why =
+      isHandshakeRevision(version) && served.includes(version)
+        ? `${version} is served through initialize`
+        : 'the requested revision is not served';
+    return settled(state, unsupportedVersion(server, state.transport, id, version, why));
   }
   const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
   if (!isPlainObject(clientCapabilities)) {
@@ -275,15 +285,24 @@ function handleRequest(
   const trace = readTraceContext(meta, server.traceContext.baggage);
   if (!trace.ok) return settled(state, invalidParams(id, trace.rule));
   if (request.method === 'subscriptions/listen') return listen(server, state, id, params, io);
-  const entry = MODERN_METHODS.get(request.method);
-  if (entry === undefined || !offers(server, entry.capability)) return settled(state, methodNotFound(id));
+  const entry = entryFor(server, MODERN_REVISION, request.method);
+  if (entry === undefined) return settled(state, methodNotFound(id));
   const call: CallBasis = {
     revision: MODERN_REVISION,
     meta: metaForHost(meta, server.traceContext.baggage),
     clientCapabilities,
     traceContext: trace.value,
   };
-  return { state, response: run(server, request, params, entry, call, logLevel, io), stage: 'method' };
+  return {
+    state,
+    response: run(server, state, request, params, entry, call, logLevel, io),
+    stage: 'method',
+  };
+}
+
+/** Whether any revision served over `transport` opens with `initialize`. */
+function servesHandshake(server: Server, transport: 'stdio' | 'http'): boolean {
+  return servedOver(server.supportedVersions, transport).some(isHandshakeRevision);
 }
 
 /**
@@ -327,6 +346,7 @@ interface CallBasis {
 
 async function run(
   server: Server,
+  state: ConnectionState,
   request: JsonRpcRequest,
   params: JsonObject,
   entry: MethodEntry,
@@ -364,6 +384,7 @@ async function run(
     id: request.id,
     params,
     revision: basis.revision,
+    transport: state.transport,
     ctx: context.ctx,
     reportFault: (description, cause) => io.reportFault(description, cause),
   };
@@ -403,7 +424,7 @@ function envelope(
   outcome: Extract<Outcome, { kind: 'result' }>,
   cacheable: boolean,
 ): JsonObject {
-  if (revision === LEGACY_REVISION) return outcome.result;
+  if (profileOf(revision).era === 'handshake') return outcome.result;
   const body = ownCopy(outcome.result);
   body['resultType'] = 'complete';
   if (cacheable) {

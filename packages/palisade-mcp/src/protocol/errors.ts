@@ -11,7 +11,7 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
-/** 2025-11-25 only; a 2026-07-28 server must not emit it. */
+/** Resource not found on the handshake revisions; a 2026-07-28 server must not emit it. */
 export const RESOURCE_NOT_FOUND_LEGACY = -32002;
 export const HEADER_MISMATCH = -32020;
 export const MISSING_CLIENT_CAPABILITY = -32021;

@@ -7,9 +7,11 @@
  */
 import type { HandlerContext, InputRequired, JsonObject, LogLevel } from '../catalog/types.js';
 import { PROGRESS_BURST, PROGRESS_MIN_INTERVAL_MS } from '../limits.js';
-import { LEGACY_REVISION, type Revision } from '../revisions.js';
+import type { Revision } from '../revisions.js';
 import { inputRequiredUnavailable, makeInputRequired } from './input-required.js';
 import type { JsonRpcNotification } from './jsonrpc.js';
+import { profileOf } from './revisions/index.js';
+import { shapeProgress } from './revisions/shape.js';
 
 export const LOG_LEVELS: readonly LogLevel[] = [
   'debug',
@@ -102,10 +104,11 @@ export function openContext(input: ContextInput): OpenContext {
   ctx.auth = input.auth;
   ctx.inputResponses = input.inputResponses;
   ctx.requestState = input.requestState;
+  const profile = profileOf(input.revision);
   ctx.inputRequired =
-    input.revision === LEGACY_REVISION
+    profile.era === 'handshake'
       ? (): InputRequired => {
-          throw inputRequiredUnavailable();
+          throw inputRequiredUnavailable(input.revision);
         }
       : makeInputRequired;
   ctx.progress = (progress: number, total?: number, message?: string): void => {
@@ -121,7 +124,7 @@ export function openContext(input: ContextInput): OpenContext {
     const params: JsonObject = { progressToken: token, progress };
     if (typeof total === 'number' && Number.isFinite(total)) params['total'] = total;
     if (typeof message === 'string') params['message'] = message;
-    input.emit({ jsonrpc: '2.0', method: 'notifications/progress', params });
+    input.emit({ jsonrpc: '2.0', method: 'notifications/progress', params: shapeProgress(profile, params) });
   };
   ctx.log = (level: LogLevel, data: unknown, logger?: string): void => {
     if (!open || threshold === undefined || input.signalSource.signal.aborted || !isLogLevel(level)) return;

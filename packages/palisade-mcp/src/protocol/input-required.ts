@@ -8,6 +8,7 @@ import type { InputRequest, InputRequestMethod, InputRequired, JsonObject } from
 import { invalidOption, PalisadeError } from '../errors.js';
 import { MAX_INPUT_REQUEST_KEY_CHARS, MAX_INPUT_REQUESTS } from '../limits.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
+import type { Revision } from '../revisions.js';
 import { canonicalJson } from './canonical-json.js';
 
 export interface InputRequiredValue {
@@ -22,10 +23,10 @@ const MADE = new WeakSet<object>();
 const METHODS: readonly InputRequestMethod[] = ['elicitation/create', 'sampling/createMessage', 'roots/list'];
 
 /** `ctx.inputRequired` on a revision without MRTR. */
-export function inputRequiredUnavailable(): PalisadeError {
+export function inputRequiredUnavailable(revision: Revision): PalisadeError {
   return new PalisadeError(
     'PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE',
-    'ctx.inputRequired is 2026-07-28 only; this request is served under 2025-11-25',
+    `ctx.inputRequired is 2026-07-28 only; this request is served under ${revision}`,
   );
 }
 

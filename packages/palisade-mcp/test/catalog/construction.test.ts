@@ -34,7 +34,7 @@ describe('createServer refuses a defective catalog at construction, naming the d
   });
 
   test('an unknown revision in supportedVersions is refused', () => {
-    expect(refusal({ name: 'x', version: '1', supportedVersions: ['2024-11-05'] }).message).toContain(
+    expect(refusal({ name: 'x', version: '1', supportedVersions: ['2024-10-07'] }).message).toContain(
       'supportedVersions',
     );
   });

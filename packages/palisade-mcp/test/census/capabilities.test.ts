@@ -1,8 +1,8 @@
 /**
  * Will-not-implement: a capability the revision's schema does not define. The schemas leave
  * `ServerCapabilities` open (extra keys validate), so validating a reply against them proves
- * nothing; this census compares key sets instead, against the property names copied from each
- * revision's schema into `test/fixtures/spec/`.
+ * nothing; this census compares key sets instead, against the property names of each revision's
+ * schema (`test/fixtures/spec/schema/`).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createServer } from '../../src/index.js';
@@ -64,6 +64,30 @@ describe('census: no capability the revision does not define', () => {
     const planted = { resources: { subscribe: false, watch: true } };
     expect(undefinedCapabilities(planted, REVISION_2025)).toEqual([
       'capabilities.resources.watch is not defined by the schema',
+    ]);
+  });
+
+  test.each(['2025-06-18', '2025-03-26', '2024-11-05'] as const)(
+    'every capability key initialize advertises on %s is defined by that schema',
+    async (revision) => {
+      const peer = serveInProcess(createServer(EVERY_KIND));
+      try {
+        const init = await peer.request({
+          ...INITIALIZE,
+          params: { ...INITIALIZE.params, protocolVersion: revision },
+        });
+        const result = init['result'] as { protocolVersion: string; capabilities: Record<string, unknown> };
+        expect(result.protocolVersion).toBe(revision);
+        expect(undefinedCapabilities(result.capabilities, definedKeys(revision))).toEqual([]);
+      } finally {
+        await peer.close();
+      }
+    },
+  );
+
+  test('completions, which 2024-11-05 does not define, is named when advertised there', () => {
+    expect(undefinedCapabilities({ completions: {} }, definedKeys('2024-11-05'))).toEqual([
+      'capabilities.completions is not defined by the schema',
     ]);
   });
 

@@ -1,17 +1,32 @@
 /**
  * The capability census: advertised keys compared with the property names each revision's schema
- * gives `ServerCapabilities`, as copied into `test/fixtures/spec/<revision>.server-capabilities.json`.
+ * gives `ServerCapabilities`, read from the schema copies in `test/fixtures/spec/schema/`.
  */
-import { readFileSync } from 'node:fs';
+import {
+  definition,
+  propertyNames,
+  propertyOf,
+  type SchemaNode,
+  type SchemaRevision,
+} from '../support/spec-schemas.js';
 
 /** Property names, nested where the schema names the nested object's properties; null below that. */
 export interface KeyTree {
   readonly [key: string]: KeyTree | null;
 }
 
-export function definedKeys(revision: string): KeyTree {
-  const url = new URL(`../fixtures/spec/${revision}.server-capabilities.json`, import.meta.url);
-  return (JSON.parse(readFileSync(url, 'utf8')) as { ServerCapabilities: KeyTree }).ServerCapabilities;
+function keyTree(revision: SchemaRevision, node: SchemaNode): KeyTree | null {
+  const names = propertyNames(revision, node);
+  if (names.length === 0) return null;
+  return Object.fromEntries(
+    names.map((name) => [name, keyTree(revision, propertyOf(revision, node, name) as SchemaNode)]),
+  );
+}
+
+export function definedKeys(revision: SchemaRevision): KeyTree {
+  const capabilities = definition(revision, 'ServerCapabilities');
+  if (capabilities === undefined) throw new Error(`${revision} defines no ServerCapabilities`);
+  return keyTree(revision, capabilities) ?? {};
 }
 
 /** Every advertised key, at any depth the schema names, that the schema does not define. */

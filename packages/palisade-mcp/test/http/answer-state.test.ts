@@ -1,8 +1,9 @@
 /**
  * Over HTTP every request is answered as a stateless exchange, whichever path through the version
  * headers it took: a 2025-11-25 `initialize` advertises no change delivery (there is no
- * connection to deliver on), and a bare `ping` without `_meta` is refused as stdio would answer
- * it only before a handshake. Over a real socket, with exact bodies.
+ * connection to deliver on), a `ping` naming 2026-07-28 without `_meta` is refused as stdio would
+ * answer it only before a handshake, and one naming no revision at all is 2025-03-26's, as the
+ * spec tells a server to assume. Over a real socket, with exact bodies.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../src/http/handler.js';
@@ -33,7 +34,7 @@ async function send(body: string, headers: Record<string, unknown> = {}) {
 
 const PING = '{"jsonrpc":"2.0","id":3,"method":"ping"}';
 const NO_META =
-  '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: params._meta must carry io.modelcontextprotocol/protocolVersion (a 2025-11-25 client sends initialize first)"}}';
+  '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: params._meta must carry io.modelcontextprotocol/protocolVersion (a 2025-11-25 or earlier client sends initialize first)"}}';
 
 describe('HTTP answers without a connection', () => {
   test('a 2025-11-25 initialize over HTTP advertises neither listChanged nor subscribe', async () => {
@@ -60,9 +61,10 @@ describe('HTTP answers without a connection', () => {
     expect(reply.body).toBe(NO_META);
   });
 
-  test('a ping with no version header and no _meta is refused naming _meta', async () => {
+  test('a ping with no version header is answered as 2025-03-26, which defines no such header', async () => {
     const reply = await send(PING);
-    expect(reply.body).toBe(NO_META);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toBe('{"jsonrpc":"2.0","id":3,"result":{}}');
   });
 
   test('a subscriptions/listen that is no valid envelope is refused as an envelope, not for want of a stream', async () => {
@@ -79,9 +81,10 @@ describe('HTTP answers without a connection', () => {
     expect(reply.body).toBe(NO_META);
   });
 
-  test('a subscriptions/listen with no version header and no _meta is refused naming _meta', async () => {
+  test('a subscriptions/listen with no version header is a method 2025-03-26 does not define: 404, -32601', async () => {
     const reply = await send('{"jsonrpc":"2.0","id":3,"method":"subscriptions/listen"}');
-    expect(reply.body).toBe(NO_META);
+    expect(reply.status).toBe(404);
+    expect(reply.body).toBe('{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found"}}');
   });
 
   test('a modern subscriptions/listen whose Accept admits no event stream is refused 406 and logged by rule', async () => {

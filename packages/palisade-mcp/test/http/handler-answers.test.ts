@@ -139,13 +139,20 @@ describe('2026-07-28 requests', () => {
     });
   });
 
-  test('a request with neither _meta nor a version header is answered 400 with -32602 naming _meta', {
+  test('a request with neither _meta nor a version header is served as 2025-03-26, as the spec says to assume', {
     tags: ['threat-model'],
   }, async () => {
     const reply = await send(JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/list' }), {});
-    expect(reply.status).toBe(400);
-    expect(reply.json).toMatchObject({ id: 11, error: { code: -32602 } });
-    expect(JSON.stringify(reply.json)).toContain('_meta');
+    expect(reply.status).toBe(200);
+    expect(reply.json).toMatchObject({ id: 11, result: { tools: expect.any(Array) } });
+    // Listed as 2025-03-26 defines a tool: `add` without its outputSchema; no 2026-07-28 members.
+    const result = (reply.json as { result: Record<string, unknown> }).result;
+    expect(result['resultType']).toBeUndefined();
+    const add = (result['tools'] as Record<string, unknown>[]).find((tool) => tool['name'] === 'add');
+    expect(add).toEqual({
+      name: 'add',
+      inputSchema: expect.objectContaining({ type: 'object' }),
+    });
   });
 });
 
@@ -183,14 +190,23 @@ describe('stateless 2025-11-25', () => {
     expect(reply.json).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
   });
 
-  test('a version header naming another revision is answered 400 with -32020', {
+  test('a version header naming a revision not served over HTTP is answered 400 with -32022 listing those that are', {
     tags: ['threat-model'],
   }, async () => {
     const reply = await send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }), {
-      'MCP-Protocol-Version': '2025-06-18',
+      'MCP-Protocol-Version': '2024-11-05',
     });
     expect(reply.status).toBe(400);
-    expect(reply.json).toMatchObject({ id: 4, error: { code: -32020 } });
+    expect(reply.json).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      error: {
+        code: -32022,
+        message:
+          'Unsupported protocol version: the MCP-Protocol-Version header names a revision not served over HTTP',
+        data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] },
+      },
+    });
   });
 
   test('a 2025-11-25 request whose Mcp-Method and Mcp-Name say another call is answered 400 with -32020', {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { McpHeaderField } from '../../src/catalog/mcp-header-annotations.js';
 import type { HeaderCheck } from '../../src/http/header-check.js';
-import { checkLegacyVersionHeader, checkModernHeaders } from '../../src/http/header-match.js';
+import { checkModernHeaders, readVersionHeader } from '../../src/http/header-match.js';
 import { headerValues, indexHeaders } from '../../src/http/header-values.js';
 
 const REGION: McpHeaderField = { header: 'Region', path: ['region'], type: 'string' };
@@ -532,33 +532,42 @@ describe('checkModernHeaders: refusal messages', () => {
   });
 });
 
-describe('checkLegacyVersionHeader', () => {
-  it('accepts a request without MCP-Protocol-Version', () => {
-    expect(outcome(checkLegacyVersionHeader(indexHeaders(['Host', 'h']), '2025-11-25'))).toBe('accepted');
+describe('readVersionHeader', () => {
+  it('reads a request without MCP-Protocol-Version as naming no version', () => {
+    expect(readVersionHeader(indexHeaders(['Host', 'h']))).toEqual({ ok: true, version: undefined });
   });
 
-  it('accepts the negotiated version', () => {
-    expect(
-      outcome(checkLegacyVersionHeader(indexHeaders(['mcp-protocol-version', ' 2025-11-25 ']), '2025-11-25')),
-    ).toBe('accepted');
+  it('reads the version, its surrounding whitespace trimmed', () => {
+    expect(readVersionHeader(indexHeaders(['mcp-protocol-version', ' 2025-06-18 ']))).toEqual({
+      ok: true,
+      version: '2025-06-18',
+    });
   });
 
-  it('refuses a version other than the negotiated one', { tags: ['threat-model'] }, () => {
-    expect(
-      outcome(checkLegacyVersionHeader(indexHeaders(['MCP-Protocol-Version', '2026-07-28']), '2025-11-25')),
-    ).toBe('Header mismatch: MCP-Protocol-Version does not match the body');
+  it('reads a =?base64?...?= value as it is, never decoded', () => {
+    expect(readVersionHeader(indexHeaders(['MCP-Protocol-Version', '=?base64?MjAyNS0xMS0yNQ==?=']))).toEqual({
+      ok: true,
+      version: '=?base64?MjAyNS0xMS0yNQ==?=',
+    });
   });
 
-  it('refuses a repeated version even when the values agree', () => {
+  it('refuses a repeated version even when the values agree', { tags: ['threat-model'] }, () => {
     const raw = ['MCP-Protocol-Version', '2025-11-25', 'MCP-Protocol-Version', '2025-11-25'];
-    expect(outcome(checkLegacyVersionHeader(indexHeaders(raw), '2025-11-25'))).toBe(
+    expect(outcome(readVersionHeader(indexHeaders(raw)))).toBe(
       'Header mismatch: MCP-Protocol-Version is repeated; it must appear once',
     );
   });
 
+  it('refuses a control character in the value', () => {
+    expect(outcome(readVersionHeader(indexHeaders(['MCP-Protocol-Version', '2025-06\u000118'])))).toBe(
+      'Header mismatch: MCP-Protocol-Version holds a character a client must send base64-encoded',
+    );
+  });
+
   it('ignores the 2026 headers', () => {
-    expect(
-      outcome(checkLegacyVersionHeader(indexHeaders(['Mcp-Method', 'x', 'Mcp-Method', 'y']), '2025-11-25')),
-    ).toBe('accepted');
+    expect(readVersionHeader(indexHeaders(['Mcp-Method', 'x', 'Mcp-Method', 'y']))).toEqual({
+      ok: true,
+      version: undefined,
+    });
   });
 });

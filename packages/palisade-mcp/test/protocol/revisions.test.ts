@@ -18,7 +18,7 @@ describe('2026-07-28: stateless, _meta on every request', () => {
       jsonrpc: '2.0',
       id: 1,
       result: {
-        supportedVersions: ['2026-07-28', '2025-11-25'],
+        supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
         capabilities: {
           tools: { listChanged: false },
           resources: { subscribe: false, listChanged: false },
@@ -39,7 +39,7 @@ describe('2026-07-28: stateless, _meta on every request', () => {
     expect(reply['error']).toEqual({
       code: -32602,
       message:
-        'Invalid params: params._meta must carry io.modelcontextprotocol/protocolVersion (a 2025-11-25 client sends initialize first)',
+        'Invalid params: params._meta must carry io.modelcontextprotocol/protocolVersion (a 2025-11-25 or earlier client sends initialize first)',
     });
   });
 
@@ -82,7 +82,10 @@ describe('2026-07-28: stateless, _meta on every request', () => {
       error: {
         code: -32022,
         message: 'Unsupported protocol version: the requested revision is not served',
-        data: { supported: ['2026-07-28', '2025-11-25'], requested: '2099-01-01' },
+        data: {
+          supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
+          requested: '2099-01-01',
+        },
       },
     });
   });
@@ -112,7 +115,10 @@ describe('2026-07-28: stateless, _meta on every request', () => {
       error: {
         code: -32022,
         message: 'Unsupported protocol version: 2025-11-25 is served through initialize',
-        data: { supported: ['2026-07-28', '2025-11-25'], requested: '2025-11-25' },
+        data: {
+          supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
+          requested: '2025-11-25',
+        },
       },
     });
   });
@@ -187,7 +193,7 @@ describe('2025-11-25: initialize fixes the revision for the life of the process'
     peer = startStdioServer('basic');
     const reply = await peer.request({
       ...INITIALIZE,
-      params: { ...INITIALIZE.params, protocolVersion: '2024-11-05' },
+      params: { ...INITIALIZE.params, protocolVersion: '2024-10-07' },
     });
     expect((reply['result'] as { protocolVersion: string }).protocolVersion).toBe('2025-11-25');
   });

@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, test } from 'vitest';
+import { closedViolations } from '../support/closed-schema.js';
 import { bundledFixture } from '../support/fixture-bundles.js';
 import { INITIALIZE, type Json, modern, StdioPeer } from '../support/stdio-peer.js';
 
@@ -223,4 +224,44 @@ describe('2025-11-25 over stdio: the connection is the session', () => {
       error: { code: -32602, message: 'Invalid params: params.level is not a log level' },
     });
   });
+});
+
+describe('change notifications on the older handshake revisions over stdio', () => {
+  test.each(['2025-06-18', '2025-03-26', '2024-11-05'] as const)(
+    'a %s connection hears list changes and its subscribed resource, each valid under that revision, closed',
+    async (revision) => {
+      const server = start();
+      const answer = await server.request({
+        ...INITIALIZE,
+        params: { ...INITIALIZE.params, protocolVersion: revision },
+      });
+      expect(answer).toMatchObject({
+        result: {
+          protocolVersion: revision,
+          capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
+        },
+      });
+      server.sendJson({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(
+        await server.request({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'resources/subscribe',
+          params: { uri: 'test://watched' },
+        }),
+      ).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: {},
+      });
+      server.sendJson(call(2, 'touch', { list: 'prompts', uri: 'test://watched' }));
+      const seen = await readUntil(server, (message) => message['id'] === 2);
+      const notifications = seen.filter((message) => message['id'] === undefined);
+      expect(notifications).toEqual([
+        { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' },
+        { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://watched' } },
+      ]);
+      expect(notifications.flatMap((message) => closedViolations(revision, message))).toEqual([]);
+    },
+  );
 });

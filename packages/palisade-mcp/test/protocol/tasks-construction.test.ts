@@ -87,7 +87,7 @@ describe('2025-11-25 has its own tasks design, which Palisade does not implement
   const io = { signal: new AbortController().signal, auth: undefined, emit: () => {}, reportFault: () => {} };
   const legacy = Object.freeze({
     transport: 'stdio' as const,
-    legacy: Object.freeze({ clientCapabilities: { tasks: {} }, initialized: true }),
+    legacy: Object.freeze({ revision: '2025-11-25', clientCapabilities: { tasks: {} }, initialized: true }),
   });
 
   async function answer(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -3,6 +3,7 @@ import type { CacheHint, HandlerContext, JsonObject } from '../../catalog/types.
 import type { Revision } from '../../revisions.js';
 import type { InputRequiredValue } from '../input-required.js';
 import type { JsonRpcError, RequestId } from '../jsonrpc.js';
+import type { Transport } from '../revisions/index.js';
 import type { Server } from '../server-shape.js';
 
 export interface Call {
@@ -10,6 +11,8 @@ export interface Call {
   readonly id: RequestId;
   readonly params: Readonly<JsonObject>;
   readonly revision: Revision;
+  /** What carries the request: which revisions are served depends on it (2024-11-05 is stdio only). */
+  readonly transport: Transport;
   readonly ctx: HandlerContext;
   /** The transport's fault reporter, for work that outlives the request (a task's handler). */
   readonly reportFault?: ((description: string, cause: unknown) => void) | undefined;

@@ -1,25 +1,29 @@
 /**
- * The capabilities a server advertises: only keys the revision's schema defines, and only what
- * this server can deliver on that revision and transport.
+ * The capabilities a server advertises: only keys the revision's schema defines (its table's
+ * `capabilities`), and only what this server can deliver on that revision and transport.
  *
  * - `listChanged` and `subscribe` follow what the host declared in `notifications`: a host that
  *   never announces a change does not claim to. They are delivered on a 2026-07-28
- *   `subscriptions/listen` stream (any transport) and on a 2025-11-25 stdio connection.
- * - Stateless 2025-11-25 over HTTP has neither: no session outlives a POST and the GET stream is
- *   405, so nothing could carry a change. Both are advertised `false` there.
- * - `logging` is advertised on both revisions: a handler's `ctx.log` reaches the request's own
- *   stream (2026-07-28: at the level the request's `_meta` names; 2025-11-25: at the level set by
- *   `logging/setLevel` on stdio, else the server's `defaultLogLevel`).
+ *   `subscriptions/listen` stream (any transport) and on a handshake connection over stdio.
+ * - A stateless handshake revision over HTTP has neither: no session outlives a POST and the GET
+ *   stream is 405, so nothing could carry a change. Both are advertised `false` there.
+ * - `logging` is advertised on every revision: a handler's `ctx.log` reaches the request's own
+ *   stream (2026-07-28: at the level the request's `_meta` names; a handshake revision: at the
+ *   level set by `logging/setLevel` on stdio, else the server's `defaultLogLevel`).
+ * - `completions` where the revision defines it (2024-11-05 defines the method, not the key).
  */
 import type { JsonObject } from '../../catalog/types.js';
-import { LEGACY_REVISION, type Revision } from '../../revisions.js';
+import type { Revision } from '../../revisions.js';
+import { profileOf, type Transport } from '../revisions/index.js';
+import { shapeCapabilities } from '../revisions/shape.js';
 import type { Server } from '../server-shape.js';
 import { TASKS_EXTENSION } from '../tasks/negotiation.js';
 
-export function capabilities(server: Server, revision: Revision, transport: 'stdio' | 'http'): JsonObject {
+export function capabilities(server: Server, revision: Revision, transport: Transport): JsonObject {
   const { catalog } = server;
+  const profile = profileOf(revision);
   const declared = server.changes.declared;
-  const delivers = revision !== LEGACY_REVISION || transport === 'stdio';
+  const delivers = profile.era === 'stateless' || transport === 'stdio';
   const advertised: JsonObject = {};
   if (catalog.tools !== undefined)
     advertised['tools'] = { listChanged: delivers && declared.toolsListChanged };
@@ -32,8 +36,8 @@ export function capabilities(server: Server, revision: Revision, transport: 'std
     advertised['prompts'] = { listChanged: delivers && declared.promptsListChanged };
   advertised['logging'] = {};
   if (catalog.completions) advertised['completions'] = {};
-  // The tasks extension is 2026-07-28's (SEP-2663); 2025-11-25's own `tasks` capability is not implemented.
-  if (server.tasks !== undefined && revision !== LEGACY_REVISION)
-    advertised['extensions'] = { [TASKS_EXTENSION]: {} };
-  return advertised;
+  // The tasks extension is 2026-07-28's (SEP-2663), under `extensions`, which only that revision
+  // defines; 2025-11-25's own `tasks` capability is not implemented, so it is never built here.
+  if (server.tasks !== undefined) advertised['extensions'] = { [TASKS_EXTENSION]: {} };
+  return shapeCapabilities(profile, advertised);
 }

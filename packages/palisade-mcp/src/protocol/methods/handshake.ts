@@ -1,14 +1,24 @@
 /**
  * The two ways a client learns what this server is: `server/discover` (2026-07-28, stateless,
- * answered like any request once its `_meta` passed) and `initialize` (2025-11-25, which
- * fixes a stdio process to that revision). `initialize` never fails over the version a client
- * asks for: it counters with the one legacy revision served, as 2025-11-25 requires.
+ * answered like any request once its `_meta` passed) and `initialize` (the handshake revisions,
+ * which fixes a stdio process to the revision agreed).
+ *
+ * `initialize` never fails over the version a client asks for. The spec's rule (lifecycle,
+ * "Version Negotiation", the same text from 2024-11-05 to 2025-11-25): a server that supports the
+ * requested version MUST answer with it; otherwise it MUST answer with another version it
+ * supports, which SHOULD be the latest it supports. So a revision served over this transport is
+ * answered as asked, and any other (an unknown string, 2026-07-28, or 2024-11-05 over HTTP, whose
+ * HTTP+SSE transport is not served) gets the newest handshake revision served over this
+ * transport. That newest one is also the nearest useful one: a client asks for its own latest, so
+ * a counter-offer it can take is one it knows, and of those the newest is the one the spec names.
  */
 import type { JsonObject } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
-import { LEGACY_REVISION, MODERN_REVISION } from '../../revisions.js';
+import { type HandshakeRevision, isHandshakeRevision, MODERN_REVISION } from '../../revisions.js';
 import { invalidParams, MAX_ECHOED_VERSION_CHARS, UNSUPPORTED_PROTOCOL_VERSION } from '../errors.js';
 import { errorResponse, type JsonRpcError, type RequestId } from '../jsonrpc.js';
+import { profileOf, servedOver, type Transport } from '../revisions/index.js';
+import { shapeImplementation } from '../revisions/shape.js';
 import type { Server } from '../server-shape.js';
 import { type Call, type Outcome, result } from './call.js';
 import { capabilities } from './capabilities.js';
@@ -16,8 +26,8 @@ import { capabilities } from './capabilities.js';
 export function discover(call: Call): Outcome {
   const { server } = call;
   const body: JsonObject = {
-    supportedVersions: [...server.supportedVersions],
-    capabilities: capabilities(server, MODERN_REVISION, 'http'),
+    supportedVersions: [...servedOver(server.supportedVersions, call.transport)],
+    capabilities: capabilities(server, MODERN_REVISION, call.transport),
   };
   if (server.instructions !== undefined) body['instructions'] = server.instructions;
   return result(body, server.cache.discover);
@@ -25,34 +35,52 @@ export function discover(call: Call): Outcome {
 
 export function unsupportedVersion(
   server: Server,
+  transport: Transport,
   id: RequestId | undefined,
   requested: unknown,
   message: string,
 ): JsonRpcError {
   const echoed = typeof requested === 'string' ? requested.slice(0, MAX_ECHOED_VERSION_CHARS) : undefined;
-  const data: JsonObject = { supported: [...server.supportedVersions] };
+  const data: JsonObject = { supported: [...servedOver(server.supportedVersions, transport)] };
   if (echoed !== undefined) data['requested'] = echoed;
   return errorResponse(id, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${message}`, data);
 }
 
+/** The revision `initialize` answers with, or undefined when none served here has a handshake. */
+export function negotiate(
+  server: Server,
+  transport: Transport,
+  requested: unknown,
+): HandshakeRevision | undefined {
+  const offered = servedOver(server.supportedVersions, transport).filter(isHandshakeRevision);
+  return offered.find((revision) => revision === requested) ?? offered[0];
+}
+
 export type InitializeOutcome =
-  | { readonly ok: true; readonly result: JsonObject; readonly clientCapabilities: JsonObject }
+  | {
+      readonly ok: true;
+      readonly revision: HandshakeRevision;
+      readonly result: JsonObject;
+      readonly clientCapabilities: JsonObject;
+    }
   | { readonly ok: false; readonly error: JsonRpcError };
 
 export function initialize(
   server: Server,
   id: RequestId,
   params: Readonly<JsonObject>,
-  transport: 'stdio' | 'http',
+  transport: Transport,
 ): InitializeOutcome {
-  if (!server.supportedVersions.includes(LEGACY_REVISION)) {
+  const revision = negotiate(server, transport, params['protocolVersion']);
+  if (revision === undefined) {
     return {
       ok: false,
       error: unsupportedVersion(
         server,
+        transport,
         id,
         params['protocolVersion'],
-        `this server serves ${MODERN_REVISION} only, without initialize`,
+        `this server serves no revision that opens with initialize over ${transport}`,
       ),
     };
   }
@@ -75,12 +103,12 @@ export function initialize(
     };
   }
   const body: JsonObject = {
-    protocolVersion: LEGACY_REVISION,
-    capabilities: capabilities(server, LEGACY_REVISION, transport),
-    serverInfo: { ...server.info },
+    protocolVersion: revision,
+    capabilities: capabilities(server, revision, transport),
+    serverInfo: shapeImplementation(profileOf(revision), server.info as unknown as JsonObject),
   };
   if (server.instructions !== undefined) body['instructions'] = server.instructions;
-  return { ok: true, result: body, clientCapabilities };
+  return { ok: true, revision, result: body, clientCapabilities };
 }
 
 export function ping(): Outcome {

@@ -1,9 +1,12 @@
-/** The four list methods: one cursor, one page size, the cache hint of their list on every page. */
-import type { CompiledTool } from '../../catalog/catalog.js';
+/**
+ * The four list methods: one cursor, one page size, the cache hint of their list on every page,
+ * each item listed as the request's revision defines it.
+ */
 import { decodeCursor, type ListKind, paginate } from '../../catalog/cursor.js';
 import type { JsonObject } from '../../catalog/types.js';
-import { LEGACY_REVISION } from '../../revisions.js';
 import { invalidParams } from '../errors.js';
+import { profileOf } from '../revisions/index.js';
+import { promptListing, resourceListing, templateListing, toolListing } from '../revisions/shape.js';
 import { type Call, failure, type Outcome, result } from './call.js';
 
 function page<T>(
@@ -28,16 +31,13 @@ function page<T>(
 }
 
 export function listTools(call: Call): Outcome {
-  const listing =
-    call.revision === LEGACY_REVISION
-      ? (tool: CompiledTool) => tool.listing.legacy
-      : (tool: CompiledTool) => tool.listing.modern;
+  const profile = profileOf(call.revision);
   return page(
     call,
     'tools',
     call.server.catalog.toolList,
     (tool) => tool.definition.name,
-    listing,
+    (tool) => toolListing(profile, tool),
     'tools',
     'tools',
   );
@@ -45,12 +45,13 @@ export function listTools(call: Call): Outcome {
 
 export function listResources(call: Call): Outcome {
   const { resourceList } = call.server.catalog;
+  const profile = profileOf(call.revision);
   return page(
     call,
     'resources',
     resourceList,
     (resource) => resource.definition.uri,
-    (resource) => resource.listing,
+    (resource) => resourceListing(profile, resource),
     'resources',
     'resources',
   );
@@ -58,12 +59,13 @@ export function listResources(call: Call): Outcome {
 
 export function listResourceTemplates(call: Call): Outcome {
   const { templateList } = call.server.catalog;
+  const profile = profileOf(call.revision);
   return page(
     call,
     'resourceTemplates',
     templateList,
     (template) => template.template.source,
-    (template) => template.listing,
+    (template) => templateListing(profile, template),
     'resourceTemplates',
     'resources',
   );
@@ -71,12 +73,13 @@ export function listResourceTemplates(call: Call): Outcome {
 
 export function listPrompts(call: Call): Outcome {
   const { promptList } = call.server.catalog;
+  const profile = profileOf(call.revision);
   return page(
     call,
     'prompts',
     promptList,
     (prompt) => prompt.definition.name,
-    (prompt) => prompt.listing,
+    (prompt) => promptListing(profile, prompt),
     'prompts',
     'prompts',
   );

@@ -1,6 +1,8 @@
 /**
  * `prompts/get`: arguments are validated like tool arguments (each a string, required ones
  * present, nothing undeclared), and a failure is -32602. The reader receives only declared names.
+ * A message whose content block the request's revision does not define is left out, as a tool
+ * result's block would be: a message cannot be sent without its content.
  */
 import { contentBlock } from '../../catalog/content.js';
 import { HostFault } from '../../catalog/host-fault.js';
@@ -9,6 +11,8 @@ import { isPlainObject } from '../../options.js';
 import { dispatchTraced, traceDispatch } from '../../telemetry/dispatch-channel.js';
 import { invalidParams } from '../errors.js';
 import { inputRequiredValue, isInputRequired } from '../input-required.js';
+import { profileOf } from '../revisions/index.js';
+import { shapeContentBlock } from '../revisions/shape.js';
 import { askedForInput, type Call, failure, type Outcome, result } from './call.js';
 import { refuseLackedCapabilities } from './required-capabilities.js';
 
@@ -59,11 +63,19 @@ export async function getPrompt(call: Call): Promise<Outcome> {
   if (!isPlainObject(answer) || !Array.isArray(answer['messages'])) {
     throw new HostFault(`${where} must be an object with a messages array`);
   }
-  const messages = answer['messages'].map((message: unknown, index: number) => {
+  const profile = profileOf(call.revision);
+  const messages: JsonObject[] = [];
+  answer['messages'].forEach((message: unknown, index: number) => {
     if (!isPlainObject(message) || (message['role'] !== 'user' && message['role'] !== 'assistant')) {
       throw new HostFault(`${where}.messages[${index}] must have role "user" or "assistant"`);
     }
-    return { ...message, content: contentBlock(message['content'], `${where}.messages[${index}].content`) };
+    const content = contentBlock(message['content'], `${where}.messages[${index}].content`);
+    const shaped = shapeContentBlock(profile, content);
+    if (shaped === undefined) return;
+    // `PromptMessage` is `role` and `content` in every revision; a narrowed one gets nothing else.
+    messages.push(
+      profile.narrows ? { role: message['role'], content: shaped } : { ...message, content: shaped },
+    );
   });
   const body: JsonObject = { messages };
   if (answer['description'] !== undefined) {

@@ -1,22 +1,24 @@
 /**
  * `resources/read` serves only a URI the catalog lists or a listed template matches, and that is
- * decided before any host reader runs. Not found is -32002 on 2025-11-25 and -32602 on
- * 2026-07-28 (which must not emit -32002), with `data.uri` when the URI is short enough to echo.
+ * decided before any host reader runs. Not found is the revision's code (-32002 on the handshake
+ * revisions, -32602 on 2026-07-28, which must not emit -32002), with `data.uri` when the URI is
+ * short enough to echo.
  */
 import { resourceContents } from '../../catalog/content.js';
 import { HostFault } from '../../catalog/host-fault.js';
 import type { InputRequired, ReadResourceReturn } from '../../catalog/types.js';
-import { LEGACY_REVISION } from '../../revisions.js';
 import { dispatchTraced, traceDispatch } from '../../telemetry/dispatch-channel.js';
 import { invalidParams, MAX_ECHOED_URI_CHARS, RESOURCE_NOT_FOUND_LEGACY } from '../errors.js';
 import { inputRequiredValue, isInputRequired } from '../input-required.js';
 import { errorResponse } from '../jsonrpc.js';
+import { profileOf } from '../revisions/index.js';
+import { shapeResourceContents } from '../revisions/shape.js';
 import { askedForInput, type Call, failure, type Outcome, result } from './call.js';
 import { refuseLackedCapabilities } from './required-capabilities.js';
 
 function notFound(call: Call, uri: string): Outcome {
   const data = uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined;
-  if (call.revision === LEGACY_REVISION) {
+  if (profileOf(call.revision).resourceNotFound === RESOURCE_NOT_FOUND_LEGACY) {
     return failure(errorResponse(call.id, RESOURCE_NOT_FOUND_LEGACY, 'Resource not found', data));
   }
   return failure(invalidParams(call.id, 'resource not found', data));
@@ -75,8 +77,13 @@ export async function readResource(call: Call): Promise<Outcome> {
     throw new HostFault('a resource reader must return an array of contents or undefined');
   // An empty array would claim the resource exists and is empty; the spec forbids it for a missing one.
   if (contents.length === 0) return notFound(call, uri);
+  const profile = profileOf(call.revision);
   return result(
-    { contents: contents.map((entry, index) => resourceContents(entry, `resource contents[${index}]`)) },
+    {
+      contents: contents.map((entry, index) =>
+        shapeResourceContents(profile, resourceContents(entry, `resource contents[${index}]`)),
+      ),
+    },
     call.server.cache.resources,
   );
 }

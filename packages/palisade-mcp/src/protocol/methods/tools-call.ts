@@ -11,10 +11,11 @@ import { HostFault } from '../../catalog/host-fault.js';
 import { ToolError, toolErrorResult } from '../../catalog/tool-error.js';
 import type { JsonObject, TaskSupport, ToolResult } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
-import { LEGACY_REVISION } from '../../revisions.js';
 import { type DispatchOutcome, dispatchTraced, traceDispatch } from '../../telemetry/dispatch-channel.js';
 import { invalidParams, methodNotFound } from '../errors.js';
 import { inputRequiredValue, isInputRequired } from '../input-required.js';
+import { profileOf } from '../revisions/index.js';
+import { shapeContentBlocks } from '../revisions/shape.js';
 import { declaresTasks, lacksTasks } from '../tasks/negotiation.js';
 import { createTask } from '../tasks/runner.js';
 import { askedForInput, type Call, failure, type Outcome, result } from './call.js';
@@ -47,12 +48,13 @@ export async function callTool(call: Call): Promise<Outcome> {
  * The tasks extension decides per request (SEP-2663: server-directed): a tool that supports
  * tasks runs as one when this 2026-07-28 request declared the extension, else synchronously; a
  * tool that requires tasks is refused -32021 without it. 2025-11-25 has its own, different tasks
- * design, which Palisade does not implement: there a tool requiring tasks is -32601, as that
- * revision answers a required-task tool called without task augmentation.
+ * design, which Palisade does not implement, and the older handshake revisions none: there a tool
+ * requiring tasks is -32601, as 2025-11-25 answers a required-task tool called without task
+ * augmentation.
  */
 function taskMode(call: Call, support: TaskSupport): 'sync' | 'task' | Outcome {
   if (support === 'forbidden') return 'sync';
-  if (call.revision === LEGACY_REVISION)
+  if (profileOf(call.revision).era === 'handshake')
     return support === 'required' ? failure(methodNotFound(call.id)) : 'sync';
   if (declaresTasks(call.ctx.clientCapabilities)) return 'task';
   return support === 'required' ? lacksTasks(call) : 'sync';
@@ -122,6 +124,7 @@ function toolResult(
   const where = `tool ${JSON.stringify(name)} result`;
   if (!isPlainObject(value)) throw new HostFault(`${where} must be a plain object`);
   const hostResult = value as ToolResult & JsonObject;
+  const profile = profileOf(call.revision);
   const content = contentBlocks(hostResult.content, `${where}.content`);
   const isError = hostResult.isError;
   if (isError !== undefined && typeof isError !== 'boolean')
@@ -129,7 +132,8 @@ function toolResult(
   const hasStructured =
     Object.hasOwn(hostResult, 'structuredContent') && hostResult.structuredContent !== undefined;
   if (output !== undefined && isError !== true) {
-    // A tool that declares an outputSchema must return conforming structured content (spec, both revisions).
+    // A tool that declares an outputSchema must return conforming structured content (the spec, every
+    // revision that has one); the host's contract does not change with the revision it is served under.
     if (!hasStructured)
       throw new HostFault(`${where} has no structuredContent, but the tool declares an outputSchema`);
     const verdict = output.validate(hostResult.structuredContent);
@@ -152,11 +156,16 @@ function toolResult(
     ) {
       content.push({ type: 'text', text: serialized });
     }
-    // 2025-11-25 allows only an object here; anything else stays in the text block alone.
-    if (call.revision !== LEGACY_REVISION || (outputIsObject && isPlainObject(structured))) {
+    // Where the revision allows only an object, or no structuredContent at all, anything else
+    // stays in the text block alone.
+    if (
+      profile.structuredContent === 'any' ||
+      (profile.structuredContent === 'object' && outputIsObject && isPlainObject(structured))
+    ) {
       out['structuredContent'] = structured;
     }
   }
+  out['content'] = shapeContentBlocks(profile, content);
   if (isError !== undefined) out['isError'] = isError;
   if (hostResult._meta !== undefined) {
     if (!isPlainObject(hostResult._meta)) throw new HostFault(`${where}._meta must be a plain object`);

@@ -136,6 +136,7 @@ export function startRound(
     id: call.id,
     params: { name: work.tool, arguments: work.arguments },
     revision: MODERN_REVISION,
+    transport: call.transport,
     ctx: context.ctx,
     reportFault: call.reportFault,
   };
