@@ -17,7 +17,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { compactVerify, SignJWT } from 'jose';
-import type { AuthorizeRequest } from '../packages/palisade-mcp/dist/http/index.js';
+import type { AuthorizeRequest } from '../packages/palisade-mcp/dist/http/node/index.js';
 import { bearer } from '../packages/palisade-mcp-auth/dist/index.js';
 import { type AuthContender, type FromAuthServer, ISSUER, RESOURCE } from './auth/contenders.js';
 import { Child } from './http/child.js';

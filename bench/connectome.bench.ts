@@ -10,25 +10,25 @@
  */
 import { performance } from 'node:perf_hooks';
 import { defineTool } from '../packages/palisade-mcp/dist/catalog/define-tool.js';
-import { canonicalGraph, encodeGraph } from '../packages/palisade-mcp/dist/connectome/canonical.js';
-import { diffGraphs, encodeDiff } from '../packages/palisade-mcp/dist/connectome/diff.js';
+import { handleMessage } from '../packages/palisade-mcp/dist/protocol/core.js';
+import { initialState } from '../packages/palisade-mcp/dist/protocol/state.js';
+import { createServer } from '../packages/palisade-mcp/dist/server.js';
+import { canonicalGraph, encodeGraph } from '../packages/palisade-mcp-connectome/dist/canonical.js';
+import { diffGraphs, encodeDiff } from '../packages/palisade-mcp-connectome/dist/diff.js';
 import {
   createGraph,
   type EdgeInput,
   type Graph,
   type NodeInput,
-} from '../packages/palisade-mcp/dist/connectome/graph.js';
-import { nodeId } from '../packages/palisade-mcp/dist/connectome/node-id.js';
-import { startCollector } from '../packages/palisade-mcp/dist/connectome/observed.js';
+} from '../packages/palisade-mcp-connectome/dist/graph.js';
+import { nodeId } from '../packages/palisade-mcp-connectome/dist/node-id.js';
+import { startCollector } from '../packages/palisade-mcp-connectome/dist/observed.js';
 import {
   dominates,
   dominators,
   reachable,
   reachableWithout,
-} from '../packages/palisade-mcp/dist/connectome/reach.js';
-import { handleMessage } from '../packages/palisade-mcp/dist/protocol/core.js';
-import { initialState } from '../packages/palisade-mcp/dist/protocol/state.js';
-import { createServer } from '../packages/palisade-mcp/dist/server.js';
+} from '../packages/palisade-mcp-connectome/dist/reach.js';
 
 interface Row {
   readonly name: string;

@@ -1,5 +1,6 @@
 /**
- * `npm run api-report`: the public API of `palisade-mcp` and `palisade-mcp-auth`, as a host sees it.
+ * `npm run api-report`: the public API of `palisade-mcp`, `palisade-mcp-auth` and
+ * `palisade-mcp-connectome`, as a host sees it.
  * Every subpath a package's `exports` map offers is imported from the built `dist/` (run `npm run
  * build` first) and each export name is recorded with its kind. The result is committed as the
  * package's `api-report.json`; each package's `test/release/api-report.test.ts` compares the two, so
@@ -12,8 +13,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PACKAGE = resolve(dirname(fileURLToPath(import.meta.url)), '../packages/palisade-mcp');
 export const REPORT_PATH = join(PACKAGE, 'api-report.json');
-/** The other published library package whose surface is pinned the same way. */
+/** The other published library packages, whose surfaces are pinned the same way. */
 export const AUTH_PACKAGE = resolve(dirname(fileURLToPath(import.meta.url)), '../packages/palisade-mcp-auth');
+export const CONNECTOME_PACKAGE = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../packages/palisade-mcp-connectome',
+);
 
 export type ApiReport = Record<string, Record<string, string>>;
 
@@ -54,7 +59,7 @@ export async function apiReport(dir: string = PACKAGE): Promise<ApiReport> {
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  for (const dir of [PACKAGE, AUTH_PACKAGE]) {
+  for (const dir of [PACKAGE, AUTH_PACKAGE, CONNECTOME_PACKAGE]) {
     const path = join(dir, 'api-report.json');
     writeFileSync(path, `${JSON.stringify(await apiReport(dir), null, 2)}\n`);
     console.log(`wrote ${path}`);

@@ -72,6 +72,8 @@ run_once=(
   packages/palisade-mcp/test/release/runtime-dependencies.test.ts
   packages/palisade-mcp/test/release/supply-chain.test.ts
   packages/palisade-mcp/test/release/tarball.test.ts
+  packages/palisade-mcp-connectome/test/census/censuses.test.ts
+  packages/palisade-mcp-connectome/test/release/package.test.ts
   packages/palisade-mcp-auth/test/census.test.ts
   packages/palisade-mcp-auth/test/limits-doc.test.ts
   packages/palisade-mcp-auth/test/readme.test.ts

@@ -6,7 +6,7 @@
  */
 // The builds, as bench/http/palisade-server.ts imports them, for the reason it gives.
 
-import { serve } from '../../packages/palisade-mcp/dist/http/serve.js';
+import { serve } from '../../packages/palisade-mcp/dist/http/node/serve.js';
 import { createServer, defineTool } from '../../packages/palisade-mcp/dist/index.js';
 import { bearer } from '../../packages/palisade-mcp-auth/dist/index.js';
 import { ECHO_DESCRIPTION, ECHO_SCHEMA } from '../http/tools.js';

@@ -8,11 +8,10 @@
  * is plumbing. Only started when the bench is asked for it (`--floor`).
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { authorizeRequest } from '../../packages/palisade-mcp/dist/http/authorize.js';
-import { checkModernHeaders } from '../../packages/palisade-mcp/dist/http/header-match.js';
-import { indexHeaders } from '../../packages/palisade-mcp/dist/http/header-values.js';
+import { checkModernHeaders, indexHeaders } from '../../packages/palisade-mcp/dist/http/headers/index.js';
 import { checkHost, originAllowed } from '../../packages/palisade-mcp/dist/http/host-origin.js';
 import { isJsonContentType, readAccept } from '../../packages/palisade-mcp/dist/http/media.js';
+import { authorizeRequest } from '../../packages/palisade-mcp/dist/http/node/request.js';
 import { createServer, defineTool } from '../../packages/palisade-mcp/dist/index.js';
 import { encodeMessage } from '../../packages/palisade-mcp/dist/wire/encode.js';
 import { readJsonMessage } from '../../packages/palisade-mcp/dist/wire/json-reader.js';

@@ -12,7 +12,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { createServer, defineTool } from 'palisade-mcp';
-import { runStdio } from 'palisade-mcp/stdio';
+import { serveStdio } from 'palisade-mcp/stdio';
 import { z } from 'zod';
 
 const READ_LIMIT_BYTES = 262_144;
@@ -82,4 +82,4 @@ const server = createServer({
   ],
 });
 
-runStdio(server);
+serveStdio(server);

@@ -39,6 +39,20 @@ export const groups = {
     ],
     coverageAnalysis: 'perTest',
   },
+  // The MCP header rules a client shares with the server: how a value is written and read, which
+  // headers a request carries, which x-mcp-header annotations stand. The server's header match
+  // and the catalog's construction check reach them too, so their tests are loaded.
+  'wire-headers': {
+    mutate: [`${src}/wire/header-value.ts`, `${src}/wire/mcp-header*.ts`],
+    tests: [
+      `${test}/wire/header-value.test.ts`,
+      `${test}/wire/mcp-header*.test.ts`,
+      `${test}/http/header-match*.test.ts`,
+      `${test}/catalog/mcp-header-annotations.test.ts`,
+      `${test}/fuzz/header-integer-sentinel.property.test.ts`,
+    ],
+    coverageAnalysis: 'perTest',
+  },
   // src/http is measured in eight parts of at most about 400 mutants, each finishing in well under
   // an hour on two cores: Stryker writes its report and incremental file only when a run ends, so
   // the whole folder (2,800 mutants) in one run, stopped by a deadline after hours, left nothing
@@ -48,27 +62,23 @@ export const groups = {
   // others: test/census/mutate-groups.test.ts holds both. A test left out could never be picked
   // for a mutant it reaches, so a kill only it makes would count as a survivor.
   'http-answer': {
-    mutate: [
-      `${src}/http/answer.ts`,
-      `${src}/http/respond.ts`,
-      `${src}/http/sse-writer.ts`,
-      `${src}/http/status.ts`,
-    ],
+    mutate: [`${src}/http/answer.ts`, `${src}/http/respond.ts`, `${src}/http/sse-writer.ts`],
     tests: httpTests,
     coverageAnalysis: 'perTest',
   },
   'http-handler': {
     mutate: [
-      `${src}/http/handler.ts`,
+      `${src}/http/node/handler.ts`,
+      `${src}/http/node/request.ts`,
+      `${src}/http/node/index.ts`,
       `${src}/http/exchange-steps.ts`,
       `${src}/http/refusals.ts`,
-      `${src}/http/index.ts`,
     ],
     tests: httpTests,
     coverageAnalysis: 'perTest',
   },
   'http-origin': {
-    mutate: [`${src}/http/host-origin.ts`, `${src}/http/host-allow-list.ts`, `${src}/http/cors.ts`],
+    mutate: [`${src}/http/host-origin.ts`, `${src}/http/node/host-allow-list.ts`, `${src}/http/cors.ts`],
     tests: httpTests,
     coverageAnalysis: 'perTest',
   },
@@ -78,19 +88,19 @@ export const groups = {
     coverageAnalysis: 'perTest',
   },
   'http-headers': {
-    mutate: [`${src}/http/header-*.ts`, `${src}/http/base64-sentinel.ts`, `${src}/http/strict-integer.ts`],
+    mutate: [`${src}/http/headers/*.ts`],
     // The one fuzz test that reaches src/http: it drives the header match's sentinel and integers.
     tests: [...httpTests, `${test}/fuzz/header-integer-sentinel.property.test.ts`],
     coverageAnalysis: 'perTest',
   },
   'http-body': {
-    mutate: [`${src}/http/read-body.ts`, `${src}/http/body-bytes.ts`, `${src}/http/media.ts`],
+    mutate: [`${src}/http/node/read-body.ts`, `${src}/http/body-bytes.ts`, `${src}/http/media.ts`],
     tests: httpTests,
     coverageAnalysis: 'perTest',
   },
   // Only these tests import the fetch handler's files, so only they are loaded.
   'http-fetch': {
-    mutate: [`${src}/http/fetch*.ts`],
+    mutate: [`${src}/http/fetch/*.ts`],
     tests: [
       `${test}/http/fetch-*.test.ts`,
       `${test}/http/mount-hono.test.ts`,
@@ -109,10 +119,10 @@ export const groups = {
   // Only these tests, which start `serve()`, import its files.
   'http-serve': {
     mutate: [
-      `${src}/http/serve*.ts`,
-      `${src}/http/protocol-sniff.ts`,
-      `${src}/http/session-guard.ts`,
-      `${src}/http/client-error.ts`,
+      `${src}/http/node/serve*.ts`,
+      `${src}/http/node/protocol-sniff.ts`,
+      `${src}/http/node/session-guard.ts`,
+      `${src}/http/node/client-error.ts`,
     ],
     tests: [
       `${test}/http/serve*.test.ts`,

@@ -6,8 +6,9 @@
  * browser origin allowed.
  * IPC: `memory` answers `process.memoryUsage()` after a full collection; `close` closes.
  */
-import { startCollector } from 'palisade-mcp/connectome';
+
 import { serve } from 'palisade-mcp/http';
+import { startCollector } from 'palisade-mcp-connectome';
 import { createDemoServer } from '../../packages/demo/dist/connectome.js';
 
 export type ToServer = { readonly type: 'memory' } | { readonly type: 'close' };

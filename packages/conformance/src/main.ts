@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { serve } from 'palisade-mcp/http';
-import { runStdio } from 'palisade-mcp/stdio';
+import { serveStdio } from 'palisade-mcp/stdio';
 import { createFixtureServer } from './fixture/server.js';
 
 const USAGE = `usage: palisade-conformance-fixture [--port N | --stdio]
@@ -40,7 +40,7 @@ const options = parse();
 const server = createFixtureServer();
 
 if (options.stdio) {
-  runStdio(server);
+  serveStdio(server);
 } else {
   const serving = await serve(server, {
     port: options.port,

@@ -9,7 +9,7 @@
  * Without it, reading `connectome://observed` or `connectome://diff` is refused by name.
  */
 import { createServer, type Server } from 'palisade-mcp';
-import { connectomeResources, declaredFromCatalog, type Graph } from 'palisade-mcp/connectome';
+import { connectomeResources, declaredFromCatalog, type Graph } from 'palisade-mcp-connectome';
 import { demoCatalog } from './catalog.js';
 
 /** Tool name to its module: every demo tool is written in `src/catalog.ts`. */

@@ -4,8 +4,8 @@
  * Both ways in call it: this package's own `main.ts` (`npm start`) and `palisade demo`, which loads
  * this package on demand. Printing and signal handling stay with the caller, which knows its name.
  */
-import { startCollector } from 'palisade-mcp/connectome';
 import type { Serving } from 'palisade-mcp/http';
+import { startCollector } from 'palisade-mcp-connectome';
 import { createDemoServer } from './connectome.js';
 
 export interface DemoOptions {
@@ -69,8 +69,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   // Each transport is loaded only when it serves: a client spawning the demo over stdio, once per
   // session, does not wait for the HTTP modules (docs/benchmarks.md, cold start).
   if (options.stdio === true) {
-    const { runStdio } = await import('palisade-mcp/stdio');
-    return { transport: 'stdio', closed: runStdio(server).closed };
+    const { serveStdio } = await import('palisade-mcp/stdio');
+    return { transport: 'stdio', closed: serveStdio(server).closed };
   }
   let serving: Serving;
   try {

@@ -79,7 +79,7 @@ export {
 } from './limits.js';
 export type { CacheKey } from './protocol/server-shape.js';
 export { LEGACY_REVISION, MODERN_REVISION, type Revision } from './revisions.js';
-export { createServer, type Server, type ServerInfo } from './server.js';
+export { type CatalogNames, catalogNames, createServer, type Server, type ServerInfo } from './server.js';
 export {
   DISPATCH_CHANNEL_NAME,
   HTTP_REFUSAL_CHANNEL,

@@ -196,7 +196,7 @@ export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
  * `serve()`: how long an HTTP/2 session may go without a live stream (one still within its read
  * deadline or still being answered) before it is closed with GOAWAY(NO_ERROR), in milliseconds;
  * streams left open then (answers written, never taken) are destroyed 1 s later. Bounds what
- * neither the 408 nor the idle timeout ends: PINGs and unread answers (`http/session-guard.ts`).
+ * neither the 408 nor the idle timeout ends: PINGs and unread answers (`http/node/session-guard.ts`).
  * Twice DEFAULT_HTTP_READ_TIMEOUT_MS; when the host sets `readTimeoutMs`, twice that.
  */
 export const DEFAULT_CONNECTION_TIMEOUT_MS = 30_000;

@@ -4,12 +4,9 @@
  * for its shape once, so nothing is re-validated per request.
  */
 import { invalidOption, PalisadeError } from './errors.js';
+import { isPlainObject } from './wire/plain-object.js';
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+export { isPlainObject };
 
 export function requireObject(value: unknown, path: string): Record<string, unknown> {
   if (!isPlainObject(value)) throw invalidOption(path, 'must be a plain object');

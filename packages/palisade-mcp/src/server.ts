@@ -13,6 +13,7 @@ import {
   MAX_PAGE_SIZE,
 } from './limits.js';
 import {
+  isPlainObject,
   optionalString,
   refuseUnknownKeys,
   requireArray,
@@ -28,6 +29,16 @@ import { tasksConfig } from './protocol/tasks/config.js';
 import { ALL_REVISIONS, isRevision, type Revision } from './revisions.js';
 
 export type { Server, ServerInfo } from './protocol/server-shape.js';
+
+/** What a server declares, by name: each list in the order `tools/list` and its siblings give it. */
+export interface CatalogNames {
+  readonly tools: readonly string[];
+  /** The URIs of the fixed resources. */
+  readonly resources: readonly string[];
+  /** The URI templates, as declared. */
+  readonly resourceTemplates: readonly string[];
+  readonly prompts: readonly string[];
+}
 
 const SERVER_KEYS = [
   'name',
@@ -197,5 +208,33 @@ export function createServer(definition: ServerDefinition): Server {
     notifyResourceUpdated(uri: string): void {
       changes.publish({ kind: 'resourceUpdated', uri });
     },
+  });
+}
+
+/**
+ * The names `server` declares: its tools, resources, resource templates and prompts. What a tool
+ * outside the server reads of a catalog (the connectome builds its declared graph from it), never
+ * the handlers or the compiled schemas. Frozen. A value `createServer` did not return is refused,
+ * `PALISADE_ERR_INVALID_ARGUMENT`.
+ */
+export function catalogNames(server: Server): CatalogNames {
+  const catalog: unknown = isPlainObject(server) ? server['catalog'] : undefined;
+  const lists = ['toolList', 'resourceList', 'templateList', 'promptList'];
+  if (
+    !isPlainObject(catalog) ||
+    !lists.every((list) => Array.isArray(catalog[list])) ||
+    !isPlainObject(server.info)
+  ) {
+    throw new PalisadeError(
+      'PALISADE_ERR_INVALID_ARGUMENT',
+      'catalogNames needs a server createServer returned',
+    );
+  }
+  const { toolList, resourceList, templateList, promptList } = server.catalog;
+  return Object.freeze({
+    tools: Object.freeze(toolList.map((tool) => tool.definition.name)),
+    resources: Object.freeze(resourceList.map((resource) => resource.definition.uri)),
+    resourceTemplates: Object.freeze(templateList.map((template) => template.definition.uriTemplate)),
+    prompts: Object.freeze(promptList.map((prompt) => prompt.definition.name)),
   });
 }

@@ -18,7 +18,7 @@
  */
 import { PalisadeError } from '../errors.js';
 import { MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH } from '../limits.js';
-import { formatPointer } from './schema-walk.js';
+import { formatPointer } from '../wire/schema-walk.js';
 
 type Container = unknown[] | Record<string, unknown>;
 

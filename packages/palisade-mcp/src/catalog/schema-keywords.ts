@@ -9,9 +9,9 @@
  */
 import { PalisadeError } from '../errors.js';
 import { MAX_SCHEMA_SUBSCHEMAS } from '../limits.js';
+import { forEachSubschema, formatPointer } from '../wire/schema-walk.js';
 import { SCHEMA_FORMATS } from './schema-formats.js';
 import type { SchemaPatterns } from './schema-patterns.js';
-import { forEachSubschema, formatPointer } from './schema-walk.js';
 
 /** The one dialect Palisade enforces, and the meaning of a schema without `$schema`. */
 export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';

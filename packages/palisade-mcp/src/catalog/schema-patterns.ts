@@ -7,8 +7,8 @@
  */
 import type { Options } from 'ajv/dist/2020.js';
 import { PalisadeError } from '../errors.js';
+import { formatPointer } from '../wire/schema-walk.js';
 import { compileLinearRegExp } from './linear-regex.js';
-import { formatPointer } from './schema-walk.js';
 
 type RegExpEngine = NonNullable<NonNullable<Options['code']>['regExp']>;
 

@@ -21,7 +21,7 @@
  * major version), the schema is refused rather than trusted.
  */
 import { PalisadeError } from '../errors.js';
-import { formatPointer } from './schema-walk.js';
+import { formatPointer } from '../wire/schema-walk.js';
 
 export interface VendorSession {
   /** Passed as `libraryOptions` to the library's converter. */

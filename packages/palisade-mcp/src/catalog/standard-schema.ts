@@ -17,8 +17,8 @@
  * The interface is declared here, in part, as the specification asks: no dependency on it.
  */
 import { PalisadeError } from '../errors.js';
+import { forEachSubschema, formatPointer } from '../wire/schema-walk.js';
 import { copySchemaData } from './schema-bounds.js';
-import { forEachSubschema, formatPointer } from './schema-walk.js';
 import { field, vendorRules } from './standard-schema-vendors.js';
 
 /** The subset of the Standard JSON Schema interface (v1) that Palisade reads. */

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { PalisadeError } from '../errors.js';
-import { isEveryInterface } from '../http/serve-url.js';
+import { isEveryInterface } from '../http/node/serve-url.js';
 import { isMissingPackage } from './optional-package.js';
 
 /** The package `demo` loads; fixed here, never derived from input. */

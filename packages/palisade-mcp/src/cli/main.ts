@@ -19,7 +19,7 @@ Commands:
   demo        serve the demo catalog over HTTP or stdio, to try a client against (needs the
               palisade-demo package; run 'palisade demo --help')
   connectome  export, diff, query and draw a server's connectome from exported JSON files
-              (run 'palisade connectome --help')
+              (needs the palisade-mcp-connectome package; run 'palisade connectome --help')
 
 Without installing: npx -p palisade-mcp palisade <command> ...
 (a bare 'npx palisade' would fetch whatever package is named "palisade", not this one.)

@@ -1,6 +1,6 @@
 /**
- * The CLI's optional packages (`palisade-mcp-static` for `connectome declared --static`,
- * `palisade-demo` for `demo`) are loaded on demand by a literal `import()` at each use (the no-eval
+ * The CLI's optional packages (`palisade-mcp-connectome` for `connectome`, `palisade-demo` for
+ * `demo`) are loaded on demand by a literal `import()` at each use (the no-eval
  * census admits literal specifiers only), so this file cannot do the loading; it tells the one
  * failure that means "not installed" from every other.
  */

@@ -9,13 +9,6 @@ import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../options.js';
 import { type AnswerStage, type ExchangeIO, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
-import {
-  classify,
-  errorResponse,
-  isValidId,
-  type JsonRpcNotification,
-  type JsonRpcResponse,
-} from '../protocol/jsonrpc.js';
 import { servedOver } from '../protocol/revisions/index.js';
 import { type ConnectionState, initialState, statelessHandshakeState } from '../protocol/state.js';
 import {
@@ -26,20 +19,27 @@ import {
 } from '../revisions.js';
 import type { Server } from '../server.js';
 import { encodeMessage } from '../wire/encode.js';
-import type { HeaderCheck } from './header-check.js';
+import {
+  classify,
+  errorResponse,
+  isValidId,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+} from '../wire/jsonrpc.js';
 import {
   checkCarriedHeaders,
   checkModernHeaders,
+  type HeaderCheck,
+  type HeaderIndex,
   PROTOCOL_VERSION_LOWER,
   readVersionHeader,
-} from './header-match.js';
-import { trimOws } from './header-text.js';
-import { type HeaderIndex, valuesOf } from './header-values.js';
+  trimOws,
+  valuesOf,
+} from './headers/index.js';
 import type { HttpLogEvent } from './http-options.js';
 import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS, WRITE_REFUSALS } from './refusals.js';
-import { writeEmpty, writeJson } from './respond.js';
+import { statusOf, writeEmpty, writeJson } from './respond.js';
 import { type BoundedWriter, boundedWriter, type Overrun } from './sse-writer.js';
-import { statusOf } from './status.js';
 
 export interface AnswerInput {
   readonly server: Server;

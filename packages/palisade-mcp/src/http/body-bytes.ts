@@ -8,6 +8,11 @@
  * at most 2n, however it is split, and an empty chunk holds nothing. The buffer grows only as bytes
  * arrive: a declared length allocates nothing before its bytes come.
  */
+/** How a body read ends, whichever runtime's reader ran it: its bytes, or why there are none. */
+export type BodyRead =
+  | { readonly ok: true; readonly bytes: Buffer }
+  | { readonly ok: false; readonly reason: 'timeout' | 'too-large' | 'aborted' };
+
 export class BodyBytes {
   #buffer: Buffer = EMPTY;
   #length = 0;
@@ -33,7 +38,7 @@ export class BodyBytes {
 
   append(chunk: Uint8Array): void {
     // With `keepFirst`, for a source known to hand over a new buffer per chunk (Node's HTTP
-    // parsers: `read-body.ts`), the first chunk is kept as it came when it owns its whole buffer:
+    // parsers: `node/read-body.ts`), the first chunk is kept as it came when it owns its whole buffer:
     // most bodies arrive whole and are then never copied. A view into a larger buffer is copied,
     // so no chunk holds more memory than its bytes. A fetch runtime's stream is not known to: an
     // adapter may reuse its buffer for the next read, and what `authorizeBody` was shown would

@@ -21,8 +21,7 @@ import { invalidOption } from '../errors.js';
 import { DEFAULT_CORS_MAX_AGE_SECONDS, MAX_CORS_MAX_AGE_SECONDS } from '../limits.js';
 import { isPlainObject, refuseUnknownKeys, requireArray, requireInteger } from '../options.js';
 import type { Server } from '../server.js';
-import { trimOws } from './header-text.js';
-import { asciiLowerCase } from './header-values.js';
+import { asciiLowerCase, trimOws } from './headers/index.js';
 import { type HttpRefusal, REFUSALS } from './refusals.js';
 
 export interface CorsOptions {

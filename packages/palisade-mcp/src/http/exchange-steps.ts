@@ -1,7 +1,7 @@
 /**
  * The steps of an exchange that do not depend on how the request arrived: judging `authorize`'s
  * verdict, and from the body's bytes to one decoded message (`authorizeBody`, then the bounded
- * JSON reader). The `node:http` handler (handler.ts) and the fetch handler (fetch-handler.ts) both
+ * JSON reader). The `node:http` handler (node/handler.ts) and the fetch handler (fetch/handler.ts) both
  * run them, so a rule changed here changes for both; each writes the refusal its own way.
  */
 import type { ServerResponse } from 'node:http';

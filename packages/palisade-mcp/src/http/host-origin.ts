@@ -4,11 +4,9 @@
  * of us might have read instead. The one header value returned is the refused Host, quoted, escaped
  * and cut, for the host's log only (`refusedHostReason`).
  */
-
 import { MAX_LOGGED_HOST_CHARS } from '../limits.js';
 import { quoted } from '../quote.js';
-import { trimOws } from './header-text.js';
-import { asciiLowerCase, type HeaderIndex, valuesOf } from './header-values.js';
+import { asciiLowerCase, type HeaderIndex, trimOws, valuesOf } from './headers/index.js';
 import { normalizeHostName } from './http-options.js';
 
 export type HostVerdict = 'ok' | 'repeated' | 'not-allowed';
@@ -123,7 +121,7 @@ export function refusedHostReason(value: string | undefined): string {
 export function originAllowed(headers: HeaderIndex, allowed: ReadonlySet<string> | undefined): boolean {
   const lines = valuesOf(headers, 'origin');
   if (lines.length === 0) return true;
-  // ASCII case only: `toLowerCase` folds the Kelvin sign to `k`, and trim drops 0xA0 (header-values.ts).
+  // ASCII case only: `toLowerCase` folds the Kelvin sign to `k`, and trim drops 0xA0 (headers/values.ts).
   const values = lines.map((value) => asciiLowerCase(trimOws(value)));
   const first = values[0]!;
   // Two lines that disagree could be read either way by whoever sits in front of us.

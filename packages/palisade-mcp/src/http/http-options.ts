@@ -15,9 +15,11 @@ import {
   requireInteger,
 } from '../options.js';
 import { guardedHook } from '../telemetry/guarded-hook.js';
-import { checkLogger, faultToLogger, type PalisadeLogger, refusalToLogger } from '../telemetry/logger.js';
+import { checkLogger, faultToLogger, type PalisadeLogger } from '../telemetry/logger.js';
+import { defaultFault, type HttpLogEvent, refusalLog } from '../telemetry/transport-log.js';
 import { type CheckedCors, type CorsOptions, checkCorsOptions } from './cors.js';
-import { ROUTINE_RULES } from './refusals.js';
+
+export type { HttpLogEvent } from '../telemetry/transport-log.js';
 
 /** What `authorize` and `authorizeBody` see: never the body stream. */
 export interface AuthorizeRequest {
@@ -69,17 +71,6 @@ export type AuthorizeBody = (
   request: AuthorizeRequest,
   bytes: Uint8Array,
 ) => AuthorizeResult | Promise<AuthorizeResult>;
-
-/**
- * One transport refusal, for the host's log. `reason` is `authorize`'s own text, or for a `421`
- * the refused Host, quoted, escaped and cut to MAX_LOGGED_HOST_CHARS: no other client byte.
- */
-export interface HttpLogEvent {
-  readonly kind: 'refusal';
-  readonly rule: string;
-  readonly status: number;
-  readonly reason?: string;
-}
 
 export interface HttpHandlerOptions {
   readonly authorize: Authorize;
@@ -142,43 +133,6 @@ export const HTTP_KEYS = [
 ] as const;
 
 const LOOPBACK_HINT = "['localhost', '127.0.0.1', '::1']";
-
-function defaultFault(description: string, cause: unknown): void {
-  const detail = cause instanceof Error && typeof cause.stack === 'string' ? `\n${cause.stack}` : '';
-  process.stderr.write(`palisade: host fault: ${description}${detail}\n`);
-}
-
-/** `onLog` over a logger: the event's fields, under the stable record shape; routine ones at debug. */
-function logToLogger(logger: PalisadeLogger): (event: HttpLogEvent) => void {
-  return (event) =>
-    refusalToLogger(
-      logger,
-      ROUTINE_RULES.has(event.rule) ? 'debug' : 'warn',
-      event.reason === undefined
-        ? { event: 'palisade.refusal', transport: 'http', rule: event.rule, status: event.status }
-        : {
-            event: 'palisade.refusal',
-            transport: 'http',
-            rule: event.rule,
-            status: event.status,
-            reason: event.reason,
-          },
-    );
-}
-
-/** Where refusals are logged: the host's `onLog`, else its `logger`, else stderr. Checked by the caller. */
-export function refusalLog(
-  onLog: ((event: HttpLogEvent) => void) | undefined,
-  logger: PalisadeLogger | undefined,
-): (event: HttpLogEvent) => void {
-  return onLog ?? (logger === undefined ? defaultLog : logToLogger(logger));
-}
-
-export function defaultLog(event: HttpLogEvent): void {
-  if (ROUTINE_RULES.has(event.rule)) return;
-  const reason = event.reason === undefined ? '' : ` (${event.reason})`;
-  process.stderr.write(`palisade: http refusal ${event.rule} ${event.status}${reason}\n`);
-}
 
 /** `[::1]` and `::1` name the same host; names compare in lower case. */
 export function normalizeHostName(name: string): string {

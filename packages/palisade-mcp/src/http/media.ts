@@ -4,8 +4,7 @@
  * Whitespace is OWS (space and tab) only, as the grammar says: a no-break space is part of the
  * token it touches, so `application/json` followed by one is another type.
  */
-import { trimOws } from './header-text.js';
-import { asciiLowerCase, type HeaderIndex, valuesOf } from './header-values.js';
+import { asciiLowerCase, type HeaderIndex, trimOws, valuesOf } from './headers/index.js';
 
 interface MediaRange {
   readonly type: string;

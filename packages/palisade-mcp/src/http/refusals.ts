@@ -25,13 +25,6 @@ function early(rule: string, status: number, code: number, message: string): Htt
   return Object.freeze({ rule, status, code, message, early: true });
 }
 
-/**
- * Refusals that are routine protocol negotiation rather than a caller doing something wrong: logged
- * at `debug` (a logger without `debug` drops them) and not written to stderr by default, so the log
- * an operator reads holds only refusals worth reading. `onLog` and the refusal channel still get them.
- */
-export const ROUTINE_RULES: ReadonlySet<string> = new Set(['get-stream-not-offered']);
-
 export const REFUSALS = Object.freeze({
   hostRepeated: early('host-repeated', 400, -32600, 'Invalid request: more than one Host header'),
   // HTTP/2: a `host` field that names another authority than `:authority` (RFC 9113 §8.3.1).
@@ -57,7 +50,8 @@ export const REFUSALS = Object.freeze({
   method: early('method-not-allowed', 405, -32600, 'Invalid request: only POST is served here'),
   // A GET is how a client asks for a stream of server messages; the transport spec answers 405 when
   // none is offered, and clients (the official SDKs) send one at every connection. Same answer as
-  // any other method, under its own rule so a log can tell this routine probe from a wrong method.
+  // any other method, under its own rule so a log can tell this routine probe from a wrong method
+  // (telemetry/transport-log.ts logs it at debug: ROUTINE_RULES).
   streamProbe: early('get-stream-not-offered', 405, -32600, 'Invalid request: only POST is served here'),
   // A CORS preflight asking to send any method but POST: answering 204 would only defer the
   // failure to the browser, and the host's log would not say why the page failed.

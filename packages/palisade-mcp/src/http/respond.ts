@@ -1,12 +1,31 @@
 /**
- * Writing answers. Every body is built by `encodeMessage` from values we chose or the core built;
- * headers are constants or the host's own (checked) values, never a request header echoed back.
+ * Writing answers: the status a core answer gets, and its bytes. Every body is built by
+ * `encodeMessage` from values we chose or the core built; headers are constants or the host's own
+ * (checked) values, never a request header echoed back.
  */
 import type { ServerResponse } from 'node:http';
 import { Http2ServerResponse, constants as http2Constants } from 'node:http2';
-import type { OutgoingMessage } from '../protocol/jsonrpc.js';
-import { errorResponse } from '../protocol/jsonrpc.js';
+import type { AnswerStage } from '../protocol/core.js';
+import type { JsonRpcResponse, OutgoingMessage } from '../wire/jsonrpc.js';
+import { errorResponse } from '../wire/jsonrpc.js';
 import type { HttpRefusal } from './refusals.js';
+
+const ALWAYS_400 = new Set([-32020, -32021, -32022]);
+
+/**
+ * The HTTP status of a core answer (spec §4.5, spec-notes item 13): an envelope error is the
+ * client's fault (400, and 404 for an unknown method); a method's own error, a host fault
+ * included, is still a delivered JSON-RPC answer (200), since the official SDK 2.x client reads
+ * any 5xx on a POST as a failed transport. The three codes the spec pins to 400 stay 400.
+ */
+export function statusOf(response: JsonRpcResponse | undefined, stage: AnswerStage): number {
+  if (response === undefined) return 202;
+  if (!('error' in response)) return 200;
+  const code = response.error.code;
+  if (ALWAYS_400.has(code)) return 400;
+  if (stage === 'envelope') return code === -32601 ? 404 : 400;
+  return 200;
+}
 
 /** Header values the host hands us (`WWW-Authenticate`, `Retry-After`): visible ASCII, spaces and tabs only. */
 const SAFE_HEADER_VALUE = /^[\t\x20-\x7e]{1,4096}$/;

@@ -19,9 +19,6 @@ import {
   type Revision,
 } from '../revisions.js';
 import type { TraceContext } from '../telemetry/dispatch-channel.js';
-import { INVALID_REQUEST, internalError, invalidParams, methodNotFound } from './errors.js';
-import { isLogLevel, openContext } from './handler-context.js';
-import { answerInputRequired, type Prepared, prepareRetry, type Retry } from './input-round.js';
 import {
   classify,
   errorResponse,
@@ -30,7 +27,10 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
   type RequestId,
-} from './jsonrpc.js';
+} from '../wire/jsonrpc.js';
+import { INVALID_REQUEST, internalError, invalidParams, methodNotFound } from './errors.js';
+import { isLogLevel, openContext } from './handler-context.js';
+import { answerInputRequired, type Prepared, prepareRetry, type Retry } from './input-round.js';
 import type { Call, MethodHandler, Outcome } from './methods/call.js';
 import { complete } from './methods/completion.js';
 import { discover, initialize, ping, unsupportedVersion } from './methods/handshake.js';

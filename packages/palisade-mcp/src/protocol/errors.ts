@@ -4,7 +4,7 @@
  */
 export { MAX_ECHOED_URI_CHARS, MAX_ECHOED_VERSION_CHARS } from '../limits.js';
 
-import { errorResponse, type JsonRpcError, type RequestId } from './jsonrpc.js';
+import { errorResponse, type JsonRpcError, type RequestId } from '../wire/jsonrpc.js';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;

@@ -8,8 +8,8 @@
 import type { HandlerContext, InputRequired, JsonObject, LogLevel } from '../catalog/types.js';
 import { PROGRESS_BURST, PROGRESS_MIN_INTERVAL_MS } from '../limits.js';
 import type { Revision } from '../revisions.js';
+import type { JsonRpcNotification } from '../wire/jsonrpc.js';
 import { inputRequiredUnavailable, makeInputRequired } from './input-required.js';
-import type { JsonRpcNotification } from './jsonrpc.js';
 import { profileOf } from './revisions/index.js';
 import { shapeProgress } from './revisions/shape.js';
 

@@ -20,7 +20,7 @@ export interface ServerInfo {
 export const CACHE_KEYS = ['discover', 'tools', 'resources', 'prompts'] as const;
 export type CacheKey = (typeof CACHE_KEYS)[number];
 
-/** A checked server: pass it to `runStdio` or an HTTP transport. Its fields are Palisade's own. */
+/** A checked server: pass it to `serveStdio` or an HTTP transport. Its fields are Palisade's own. */
 export interface Server {
   readonly info: ServerInfo;
   readonly instructions: string | undefined;

@@ -18,20 +18,21 @@ import { isPlainObject, refuseUnknownKeys, requireFunction } from '../options.js
 import type { Change } from '../protocol/change-hub.js';
 import { type Exchange, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
+import { LIST_METHODS, serves } from '../protocol/methods/listen.js';
+import { type ConnectionState, initialState } from '../protocol/state.js';
+import type { Server } from '../server.js';
+import { guardedHook } from '../telemetry/guarded-hook.js';
+import { checkLogger, faultToLogger, type PalisadeLogger } from '../telemetry/logger.js';
+import { defaultFault } from '../telemetry/transport-log.js';
+import { encodeMessage } from '../wire/encode.js';
+import { readJsonMessage } from '../wire/json-reader.js';
 import {
   errorResponse,
   isValidId,
   type JsonRpcNotification,
   type OutgoingMessage,
   type RequestId,
-} from '../protocol/jsonrpc.js';
-import { LIST_METHODS, serves } from '../protocol/methods/listen.js';
-import { type ConnectionState, initialState } from '../protocol/state.js';
-import type { Server } from '../server.js';
-import { guardedHook } from '../telemetry/guarded-hook.js';
-import { checkLogger, faultToLogger, type PalisadeLogger } from '../telemetry/logger.js';
-import { encodeMessage } from '../wire/encode.js';
-import { readJsonMessage } from '../wire/json-reader.js';
+} from '../wire/jsonrpc.js';
 import { type Frame, StdioFramer } from '../wire/stdio-framer.js';
 import { ID_IN_FLIGHT_RULE, reportStdioRefusal } from './stdio-refusal.js';
 
@@ -68,11 +69,6 @@ interface InFlight {
 
 const STDIO_KEYS = ['input', 'output', 'exitOnClose', 'onFault', 'logger'] as const;
 
-function defaultFaultReport(description: string, cause: unknown): void {
-  const detail = cause instanceof Error && typeof cause.stack === 'string' ? `\n${cause.stack}` : '';
-  process.stderr.write(`palisade: host fault: ${description}${detail}\n`);
-}
-
 function frameText(text: string, framing: Framing): string {
   return framing === 'line'
     ? `${text}\n`
@@ -98,7 +94,7 @@ function legacyChange(
     : undefined;
 }
 
-export function runStdio(server: Server, options: StdioOptions = {}): StdioHandle {
+export function serveStdio(server: Server, options: StdioOptions = {}): StdioHandle {
   const checked: unknown = options;
   if (!isPlainObject(checked)) throw invalidOption('stdio options', 'must be a plain object');
   refuseUnknownKeys(checked, STDIO_KEYS, '');
@@ -111,7 +107,7 @@ export function runStdio(server: Server, options: StdioOptions = {}): StdioHandl
     'onFault',
     onFault === undefined
       ? logger === undefined
-        ? defaultFaultReport
+        ? defaultFault
         : faultToLogger(logger, 'stdio')
       : requireFunction<(description: string, cause: unknown) => void>(onFault, 'onFault'),
   );

@@ -6,7 +6,7 @@
  * that throws. `undefined` as an object member means "absent" in JavaScript and is omitted, as
  * JSON.stringify does. The caller answers a refusal as a host fault.
  */
-import { isPlainObject } from '../options.js';
+import { isPlainObject } from './plain-object.js';
 
 export type EncodeResult =
   | { readonly ok: true; readonly text: string }

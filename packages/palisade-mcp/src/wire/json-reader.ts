@@ -126,3 +126,14 @@ export function readJsonMessage(bytes: Uint8Array): ReadResult<Record<string, un
       return NOT_JSON;
   }
 }
+
+/**
+ * The key a document `readJsonDocument` refused as `repeated-key` repeats first, bounded and
+ * escaped for a message (as the refusal's own message names it), for a caller that words its
+ * own refusal; `undefined` when the bytes repeat no key or are not UTF-8.
+ */
+export function repeatedKeyOf(bytes: Uint8Array): string | undefined {
+  const text = decodeUtf8(bytes);
+  const key = text === undefined ? undefined : findRepeatedKey(text);
+  return key === undefined ? undefined : renderRefusalKey(key);
+}

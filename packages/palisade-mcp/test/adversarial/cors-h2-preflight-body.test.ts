@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { connect, constants, createServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { ADMIT_ALL, basicServer } from '../support/http-peer.js';
 
 let server: Http2Server | undefined;

@@ -3,11 +3,11 @@
  * of one name with ", ", so two `Mcp-Param-Region` lines (`us`, `eu`) reach the match as the one
  * value `us, eu`. A body holding exactly that string then "matches", while an intermediary that
  * reads the first line routes or authorizes on `us`. The node handler sees both lines and
- * refuses the repeat (header-match.ts: "A declared `Mcp-Param-*` likewise").
+ * refuses the repeat (http/headers/match.ts: "A declared `Mcp-Param-*` likewise").
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import { ADMIT_ALL, exchange, type Mounted, mount, post } from '../support/http-peer.js';

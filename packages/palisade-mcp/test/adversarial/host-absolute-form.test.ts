@@ -7,7 +7,7 @@
  * then disagree about which host was asked for.
  */
 import { afterEach, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import { listenFetch, mountFetchHandler } from '../support/fetch-peer.js';
 import {
   ADMIT_ALL,

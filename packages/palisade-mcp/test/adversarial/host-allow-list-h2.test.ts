@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { connect, createServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
-import { hostAllowList } from '../../src/http/host-allow-list.js';
+import { hostAllowList } from '../../src/http/node/host-allow-list.js';
 
 let server: Http2Server | undefined;
 afterEach(async () => {

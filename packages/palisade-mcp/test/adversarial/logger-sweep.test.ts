@@ -7,8 +7,8 @@
  * whose records were empty would pass for nothing).
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type PalisadeLogger } from '../../src/index.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import { exchange, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';

@@ -6,7 +6,7 @@
  */
 import { afterEach, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { ADMIT_ALL, exchange, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
 

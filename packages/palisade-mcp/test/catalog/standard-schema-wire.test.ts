@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { countInput, echoInput, greetInput, greetOutput, typedServer } from '../fixtures/typed-tools.js';
 import { bundledFixture } from '../support/fixture-bundles.js';
 import { ADMIT_ALL, type Mounted, mount } from '../support/http-peer.js';

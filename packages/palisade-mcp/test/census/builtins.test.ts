@@ -8,13 +8,13 @@ import { builtinCensus, builtinsIn } from './rules-code.js';
 import { plant, runCensus, sourceFiles } from './source.js';
 
 const BUILTINS = [
-  // Buffer for base64 and UTF-8 decoding of bytes from the wire (wire/utf8-text, http/base64-sentinel).
+  // Buffer for base64 and UTF-8 decoding of bytes from the wire (wire/utf8-text, wire/header-value).
   'node:buffer',
-  // createHash only: the connectome's canonical digest (connectome/canonical).
+  // createHash only: the binding digest of sealed request state (protocol/request-state).
   'node:crypto',
-  // The dispatch tracing channel and refusal events (telemetry, connectome/observed, http/refusals).
+  // The dispatch tracing channel and refusal events (telemetry, http/refusals, transports/stdio-refusal).
   'node:diagnostics_channel',
-  // once() to await a listening server (http/serve).
+  // once() to await a listening server (http/node/serve).
   'node:events',
   // The CLI reads the package's own package.json for --version (cli/main).
   'node:fs',
@@ -22,22 +22,14 @@ const BUILTINS = [
   'node:http',
   // The HTTP/2 transport: its server, stream responses and constants.
   'node:http2',
-  // Types of the sampling tracer's CPU profile (connectome/tracer).
-  'node:inspector',
-  // The sampling tracer's inspector session (connectome/tracer).
-  'node:inspector/promises',
   // The listening socket serve() sniffs for HTTP/1.1 or HTTP/2, and isIP for the host option.
   'node:net',
-  // Module paths in the tracer's samples, relative to a root (connectome/tracer).
-  'node:path',
   // A monotonic clock for deadlines and durations (http, telemetry).
   'node:perf_hooks',
-  // Stream types for the stdio transport and client-error answers.
+  // Stream types for the stdio transport and node/client-error answers.
   'node:stream',
-  // serve({ tls }): TLS termination with the host's certificate and key (http/serve-tls).
+  // serve({ tls }): TLS termination with the host's certificate and key (http/node/serve-tls).
   'node:tls',
-  // file: URLs of modules in the tracer's samples (connectome/tracer).
-  'node:url',
   // parseArgs for the CLI (cli/main).
   'node:util',
 ] as const;

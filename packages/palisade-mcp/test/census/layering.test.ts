@@ -2,10 +2,11 @@
  * Imports flow one way between the package's parts. Each part has a level; an import may only go
  * to a strictly lower level, so parts on one level never import each other.
  *
- *   0  errors, limits,     the error classes, the named bounds, and quoting outside text for a
- *      quote               message: import nothing of ours
- *   1  options             option checking, on errors
- *   2  wire, telemetry     bytes to JSON and back; the dispatch channel
+ *   0  errors, limits,     the error classes, the named bounds, the revisions, and quoting outside
+ *      revisions, quote    text for a message: import nothing of ours
+ *   1  wire                bytes to JSON and back, the JSON-RPC envelope, the MCP headers: what a
+ *                          client shares with the server (`palisade-mcp/wire`), below every other part
+ *   2  options, telemetry  option checking; the dispatch channel and the log adapters
  *   3  catalog             the host's declarations, checked
  *   4  protocol            the pure message core, over catalog and wire
  *   5  server              createServer: catalog and protocol put together
@@ -13,9 +14,19 @@
  *      connectome
  *   7  index               the public surface, re-exporting what is below it
  *   8  cli                 may use anything
+ *
+ * Inside `http`, the same flow between its folders: `headers/` (reading header lines, the MCP
+ * header match) under the rules both runtimes share (the files at the top of `http/`), under
+ * `node/` and `fetch/`, which never import each other. `headers/` is entered through its index.
  */
 import { describe, expect, test } from 'vitest';
-import { layeringCensus, partEdges } from './rules-code.js';
+import {
+  innerLayeringCensus,
+  layeringCensus,
+  partEdges,
+  subpartOf,
+  throughIndexCensus,
+} from './rules-code.js';
 import { partOf, plant, runCensus, sourceFiles } from './source.js';
 
 const LEVELS: Readonly<Record<string, number>> = {
@@ -23,8 +34,8 @@ const LEVELS: Readonly<Record<string, number>> = {
   limits: 0,
   quote: 0,
   revisions: 0,
-  options: 1,
-  wire: 2,
+  wire: 1,
+  options: 2,
   telemetry: 2,
   catalog: 3,
   protocol: 4,
@@ -34,6 +45,13 @@ const LEVELS: Readonly<Record<string, number>> = {
   connectome: 6,
   index: 7,
   cli: 8,
+};
+
+const HTTP_LEVELS: Readonly<Record<string, number>> = {
+  headers: 0,
+  shared: 1,
+  node: 2,
+  fetch: 2,
 };
 
 /** A violation without its line, so a pinned back edge survives edits above it. */
@@ -67,9 +85,23 @@ describe('census: imports flow one way between the parts', () => {
   });
 
   test('a planted import of protocol from wire is named', () => {
-    const planted = "import { classify } from '../protocol/jsonrpc.js';\nexport { classify };\n";
+    const planted = "import { handleMessage } from '../protocol/core.js';\nexport { handleMessage };\n";
     expect(plant(layeringCensus(LEVELS), 'wire/planted.ts', planted)).toEqual([
       'wire/planted.ts:1 import wire → protocol goes against the flow',
+    ]);
+  });
+
+  test('wire imports nothing of the package but the errors, the limits and the revisions', () => {
+    const edges = sourceFiles().flatMap(({ file, source }) =>
+      partEdges(file, source).filter((edge) => edge.from === 'wire'),
+    );
+    expect([...new Set(edges.map((edge) => edge.to))].sort()).toEqual(['errors', 'limits', 'revisions']);
+  });
+
+  test('a planted import of the option checks from wire is named', () => {
+    const planted = "import { requireObject } from '../options.js';\nexport { requireObject };\n";
+    expect(plant(layeringCensus(LEVELS), 'wire/planted.ts', planted)).toEqual([
+      'wire/planted.ts:1 import wire → options goes against the flow',
     ]);
   });
 
@@ -83,5 +115,42 @@ describe('census: imports flow one way between the parts', () => {
   test('an import into a lower part is not a violation', () => {
     const source = "import { encode } from '../wire/encode.js';\nexport { encode };\n";
     expect(plant(layeringCensus(LEVELS), 'protocol/planted.ts', source)).toEqual([]);
+  });
+});
+
+describe('census: inside http, node/ and fetch/ stand on the shared rules and never on each other', () => {
+  test('every folder of http has a level', () => {
+    const folders = new Set(sourceFiles().flatMap(({ file }) => subpartOf('http', file) ?? []));
+    expect([...folders].sort()).toEqual(Object.keys(HTTP_LEVELS).sort());
+  });
+
+  test('no import inside http goes against the flow', () => {
+    expect(runCensus(innerLayeringCensus('http', HTTP_LEVELS))).toEqual([]);
+  });
+
+  test('every file outside http/headers reaches it through its index', () => {
+    expect(runCensus(throughIndexCensus('http/headers'))).toEqual([]);
+  });
+
+  test('a planted import of the node handler from the fetch handler is named', () => {
+    const planted =
+      "import { createHttpHandler } from '../node/handler.js';\nexport { createHttpHandler };\n";
+    expect(plant(innerLayeringCensus('http', HTTP_LEVELS), 'http/fetch/planted.ts', planted)).toEqual([
+      'http/fetch/planted.ts:1 import http/fetch → http/node goes against the flow',
+    ]);
+  });
+
+  test('a planted import of node/ from a shared rule is named', () => {
+    const planted = "import type { BodyRead } from './node/read-body.js';\nexport type { BodyRead };\n";
+    expect(plant(innerLayeringCensus('http', HTTP_LEVELS), 'http/planted.ts', planted)).toEqual([
+      'http/planted.ts:1 type import http/shared → http/node goes against the flow',
+    ]);
+  });
+
+  test('a planted import past the headers index is named', () => {
+    const planted = "import { trimOws } from '../headers/text.js';\nexport { trimOws };\n";
+    expect(plant(throughIndexCensus('http/headers'), 'http/node/planted.ts', planted)).toEqual([
+      'http/node/planted.ts:1 imports http/headers/text.ts past http/headers/index.ts',
+    ]);
   });
 });

@@ -1,6 +1,8 @@
 /**
- * Will-not-implement: a key, a signature, a MAC. The package hashes (the connectome's digest) and
- * nothing more; signing is a host-supplied function (`connectome/signer.ts`).
+ * Will-not-implement: a key, a signature, a MAC. The package hashes (the request-state binding
+ * digest) and nothing more; sealing is a host-supplied function. palisade-mcp-connectome holds
+ * itself to the same rules over its own source (its test/census/censuses.test.ts), where signing
+ * is the host's function too (`signer.ts`).
  */
 import { describe, expect, test } from 'vitest';
 import { noKeyMaterial, noSigningPrimitive } from './rules-secrets.js';

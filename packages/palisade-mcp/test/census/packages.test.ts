@@ -19,8 +19,8 @@ const DEPENDENCIES = Object.keys(manifest.dependencies ?? {});
  * when it is missing: never loaded by the library itself.
  */
 const CLI_ON_DEMAND = new Set([
-  // `palisade connectome declared --static` (cli/declared-static.ts).
-  'palisade-mcp-static',
+  // `palisade connectome ...` (cli/connectome.ts).
+  'palisade-mcp-connectome',
   // `palisade demo` (cli/demo.ts).
   'palisade-demo',
 ]);

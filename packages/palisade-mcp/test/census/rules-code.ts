@@ -36,17 +36,20 @@ const ENTRY_SHAPES: ReadonlyArray<{ readonly kind: string; readonly keys: readon
 ];
 
 /**
- * The one file allowed to build resource definitions: `connectomeResources` hands the host three
- * `connectome://` resources it may put in its own catalog; the package serves them only then.
- */
-export const RESOURCE_OFFER_FILE = 'connectome/resources.ts';
-
-/**
  * No concrete catalog or tool: `createServer(` and `defineTool(` (those of the package, not
  * `node:http`'s) are never called outside their own definitions, and no object literal has the
- * keys of a tool, resource, template or prompt.
+ * keys of a tool, resource, template or prompt. `offerFile`, when given, is the one file allowed
+ * to build resource, template and prompt definitions: the connectome's `connectomeResources`
+ * hands the host three `connectome://` resources it may put in its own catalog (its package's
+ * census passes `resources.ts`); the server package has no such file.
  */
-export const noOwnCatalog: Census = (file, source) => {
+export function noOwnCatalogExcept(offerFile: string | undefined): Census {
+  return (file, source) => ownCatalog(file, source, offerFile);
+}
+
+export const noOwnCatalog: Census = noOwnCatalogExcept(undefined);
+
+function ownCatalog(file: string, source: string, offerFile: string | undefined): Violation[] {
   const parsed = parse(file, source);
   const found: Violation[] = [];
   const builtinLocals = new Set(
@@ -74,7 +77,7 @@ export const noOwnCatalog: Census = (file, source) => {
     if (node.type === 'ObjectExpression') {
       const keys = new Set(children(node, 'properties').map((property) => nameOf(child(property, 'key'))));
       for (const shape of ENTRY_SHAPES) {
-        if (shape.kind !== 'tool' && file === RESOURCE_OFFER_FILE) continue;
+        if (shape.kind !== 'tool' && file === offerFile) continue;
         if (shape.keys.every((key) => keys.has(key))) {
           found.push({ file, line: parsed.lineOf(node), what: `builds a ${shape.kind} literal` });
         }
@@ -82,7 +85,7 @@ export const noOwnCatalog: Census = (file, source) => {
     }
   });
   return found;
-};
+}
 
 const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self']);
 const TIMERS = new Set(['setTimeout', 'setInterval', 'setImmediate']);
@@ -194,4 +197,51 @@ export function layeringCensus(levels: Readonly<Record<string, number>>): Census
       if (to < from) return [];
       return [{ file, line: edge.line, what: `${kind} ${edge.from} → ${edge.to} goes against the flow` }];
     });
+}
+
+/** Inside `part`: a file's sub-part, its folder under `part/`, or `shared` for the files at its top. */
+export function subpartOf(part: string, file: string): string | null {
+  if (!file.startsWith(`${part}/`)) return null;
+  const rest = file.slice(part.length + 1);
+  const slash = rest.indexOf('/');
+  return slash === -1 ? 'shared' : rest.slice(0, slash);
+}
+
+/**
+ * The same one-way flow inside one part, between its folders and the files at its top (`shared`):
+ * an import between two sub-parts goes only to a strictly lower level.
+ */
+export function innerLayeringCensus(part: string, levels: Readonly<Record<string, number>>): Census {
+  return (file, source) => {
+    const from = subpartOf(part, file);
+    if (from === null) return [];
+    return importsOf(parse(file, source)).flatMap((record): Violation[] => {
+      const target = resolveRelative(file, record.specifier);
+      const to = target === null ? null : subpartOf(part, target);
+      if (to === null || to === from) return [];
+      const kind = record.typeOnly ? 'type import' : 'import';
+      const edge = `${kind} ${part}/${from} → ${part}/${to}`;
+      const fromLevel = levels[from];
+      const toLevel = levels[to];
+      if (fromLevel === undefined || toLevel === undefined) {
+        return [
+          { file, line: record.line, what: `${edge}: ${fromLevel === undefined ? from : to} has no level` },
+        ];
+      }
+      return toLevel < fromLevel ? [] : [{ file, line: record.line, what: `${edge} goes against the flow` }];
+    });
+  };
+}
+
+/** A folder entered only through its `index.ts`: no file outside it imports one of its other files. */
+export function throughIndexCensus(folder: string): Census {
+  return (file, source) =>
+    file.startsWith(`${folder}/`)
+      ? []
+      : importsOf(parse(file, source)).flatMap((record): Violation[] => {
+          const target = resolveRelative(file, record.specifier);
+          if (target === null || !target.startsWith(`${folder}/`) || target === `${folder}/index.ts`)
+            return [];
+          return [{ file, line: record.line, what: `imports ${target} past ${folder}/index.ts` }];
+        });
 }

@@ -6,10 +6,10 @@
 import { type AstNode, type Census, child, children, nameOf, parse, type Violation, walk } from './source.js';
 
 /**
- * The one place a request-shaped object is built: `classify` in protocol/jsonrpc.ts re-shapes an
+ * The one place a request-shaped object is built: `classify` in wire/jsonrpc.ts re-shapes an
  * incoming request as `{ kind: 'request', message: { jsonrpc, id, method } }` for the core.
  */
-const CLASSIFIER_FILE = 'protocol/jsonrpc.ts';
+const CLASSIFIER_FILE = 'wire/jsonrpc.ts';
 
 function isClassifiedIncoming(file: string, parent: AstNode | null): boolean {
   return (

@@ -134,7 +134,7 @@ const SIGNING_PACKAGES = [
 /**
  * No signing or MAC primitive: nothing from `node:crypto` that signs, verifies or keys a MAC, no
  * WebCrypto `subtle`, no such name from any other source, and no signing package. The signer
- * seam (`connectome/signer.ts`) calls the host's `sign`, which is the host's primitive.
+ * seam (palisade-mcp-connectome's `signer.ts`) calls the host's `sign`, which is the host's primitive.
  */
 export const noSigningPrimitive: Census = (file, source) => {
   const parsed = parse(file, source);

@@ -31,15 +31,19 @@ export interface SourceFile {
   readonly source: string;
 }
 
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const PACKAGES = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Every `.ts` file under `packages/palisade-mcp/src`, as `wire/encode.ts`, sorted. */
-export function sourceFiles(): SourceFile[] {
-  return readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+/**
+ * Every `.ts` file under `packages/<folder>/src` (the server package unless another is named), as
+ * `wire/encode.ts`, sorted. The other packages' censuses (palisade-mcp-connectome) read theirs here.
+ */
+export function sourceFiles(folder = 'palisade-mcp'): SourceFile[] {
+  const src = `${PACKAGES}${folder}/src/`;
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
     .map((entry) => entry.split('\\').join('/'))
     .filter((file) => file.endsWith('.ts'))
     .sort()
-    .map((file) => ({ file, source: readFileSync(`${SRC}${file}`, 'utf8') }));
+    .map((file) => ({ file, source: readFileSync(`${src}${file}`, 'utf8') }));
 }
 
 /** Runs a census over every source file and renders what it finds as `file:line what`. */

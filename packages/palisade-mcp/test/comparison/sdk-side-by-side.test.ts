@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MODERN_META } from '../../../../bench/http/requests.ts';
 import { type Started, start } from '../../../../bench/http/servers.ts';
 import { ECHO_DESCRIPTION, ECHO_SCHEMA, Gate } from '../../../../bench/http/tools.ts';
-import { serve } from '../../src/http/index.js';
+import { serve } from '../../src/http/node/index.js';
 import { createServer, defineTool } from '../../src/index.js';
 
 const README = readFileSync(fileURLToPath(new URL('../../../../README.md', import.meta.url)), 'utf8');

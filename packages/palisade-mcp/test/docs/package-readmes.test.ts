@@ -12,13 +12,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
-import { demoCatalog } from '../../../demo/src/catalog.js';
 import {
   CONNECTOME_DECLARED_URI,
   CONNECTOME_DIFF_URI,
   CONNECTOME_OBSERVED_URI,
-} from '../../src/connectome/index.js';
+} from 'palisade-mcp-connectome';
+import { describe, expect, test } from 'vitest';
+import { demoCatalog } from '../../../demo/src/catalog.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const ROOT_README = readFileSync(join(ROOT, 'README.md'), 'utf8');

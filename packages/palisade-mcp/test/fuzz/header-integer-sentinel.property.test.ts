@@ -2,10 +2,10 @@ import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { McpHeaderField } from '../../src/catalog/mcp-header-annotations.js';
-import { decodeSentinel } from '../../src/http/base64-sentinel.js';
-import { checkModernHeaders } from '../../src/http/header-match.js';
-import { indexHeaders } from '../../src/http/header-values.js';
-import { parseStrictInteger } from '../../src/http/strict-integer.js';
+import { parseStrictInteger } from '../../src/http/headers/integer.js';
+import { checkModernHeaders } from '../../src/http/headers/match.js';
+import { indexHeaders } from '../../src/http/headers/values.js';
+import { decodeHeaderValue } from '../../src/wire/header-value.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 const safeInteger = fc.oneof(
@@ -155,7 +155,7 @@ describe('base64 sentinel properties', () => {
   it('decodes the canonical sentinel of any text back to that text', () => {
     fc.assert(
       fc.property(codePoints, (text) => {
-        expect(decodeSentinel(`${PREFIX}${Buffer.from(text, 'utf8').toString('base64')}${SUFFIX}`)).toBe(
+        expect(decodeHeaderValue(`${PREFIX}${Buffer.from(text, 'utf8').toString('base64')}${SUFFIX}`)).toBe(
           text,
         );
       }),
@@ -171,7 +171,7 @@ describe('base64 sentinel properties', () => {
     );
     fc.assert(
       fc.property(payload, (inner) => {
-        const decoded = decodeSentinel(`${PREFIX}${inner}${SUFFIX}`);
+        const decoded = decodeHeaderValue(`${PREFIX}${inner}${SUFFIX}`);
         if (decoded === undefined) return;
         // Admitted: re-encoding the text gives back the very payload, so no two spellings collide.
         expect(Buffer.from(decoded, 'utf8').toString('base64')).toBe(inner);
@@ -197,7 +197,7 @@ describe('base64 sentinel properties', () => {
             value.endsWith(SUFFIX)
           ),
         );
-        expect(decodeSentinel(value)).toBe(value);
+        expect(decodeHeaderValue(value)).toBe(value);
       }),
       { numRuns: 300 },
     );
@@ -213,7 +213,7 @@ describe('base64 sentinel properties', () => {
         } catch {
           wellFormed = false;
         }
-        const decoded = decodeSentinel(`${PREFIX}${Buffer.from(bytes).toString('base64')}${SUFFIX}`);
+        const decoded = decodeHeaderValue(`${PREFIX}${Buffer.from(bytes).toString('base64')}${SUFFIX}`);
         expect(decoded === undefined).toBe(!wellFormed);
       }),
       { numRuns: 300 },

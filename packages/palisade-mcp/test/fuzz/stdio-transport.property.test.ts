@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { runStdio } from '../../src/transports/stdio.js';
+import { serveStdio } from '../../src/transports/stdio.js';
 import { catalogs } from '../fixtures/catalogs.js';
 import { concat, split } from '../support/chunks.js';
 import { modern } from '../support/stdio-peer.js';
@@ -95,7 +95,7 @@ async function converse(chunks: readonly Uint8Array[], expected: number): Promis
     text += piece;
     waiting?.();
   });
-  const handle = runStdio(server, { input, output, exitOnClose: false, onFault: () => {} });
+  const handle = serveStdio(server, { input, output, exitOnClose: false, onFault: () => {} });
   for (const chunk of chunks) input.write(chunk);
   const deadline = Date.now() + 10_000;
   while (text.split('\n').length - 1 < expected && Date.now() < deadline) {

@@ -5,8 +5,8 @@
  * built, by name and index, the way `allowedOrigins` refuses an origin no browser would send.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/handler.js';
-import { hostAllowList } from '../../src/http/host-allow-list.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
+import { hostAllowList } from '../../src/http/node/host-allow-list.js';
 import { basicServer, exchange, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
 
 const LIST = modernRequest(1, 'tools/list');

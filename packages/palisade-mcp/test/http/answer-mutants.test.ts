@@ -13,7 +13,7 @@ import { createServer as createHttp2Server } from 'node:http2';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, definePrompt, defineTool, type Server } from '../../src/index.js';
 import {
   dataFrame,

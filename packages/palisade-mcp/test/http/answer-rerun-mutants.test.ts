@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type Server as NodeHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { ADMIT_ALL, modernRequest, post, RawClient } from '../support/http-peer.js';
 

@@ -6,7 +6,7 @@
  * spec tells a server to assume. Over a real socket, with exact bodies.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { ADMIT_ALL, exchange, type Mounted, mount, post } from '../support/http-peer.js';
 

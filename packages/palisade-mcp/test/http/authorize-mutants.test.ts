@@ -10,7 +10,7 @@ import {
   createHttpHandler,
   type HttpHandlerOptions,
   type HttpLogEvent,
-} from '../../src/http/handler.js';
+} from '../../src/http/node/handler.js';
 import {
   ADMIT_ALL,
   basicServer,

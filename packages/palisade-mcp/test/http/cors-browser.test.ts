@@ -11,9 +11,9 @@
 import { Hono } from 'hono';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import type { HttpHandlerOptions, HttpLogEvent } from '../../src/http/http-options.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { launchChromium } from '../support/chromium.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import { basicServer, type Json, type Mounted, modernRequest, mount } from '../support/http-peer.js';

@@ -9,9 +9,9 @@
 import { once } from 'node:events';
 import { connect, type IncomingHttpHeaders } from 'node:http2';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/handler.js';
-import { serve } from '../../src/http/serve.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
+import { serve } from '../../src/http/node/serve.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import {

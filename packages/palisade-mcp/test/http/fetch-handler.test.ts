@@ -3,8 +3,8 @@
  * to a Web Request), driven by raw bytes so every rule is observed as a client sees it.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import type { HttpHandlerOptions } from '../../src/http/handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
+import type { HttpHandlerOptions } from '../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { listenFetch, mountFetchHandler } from '../support/fetch-peer.js';
 import {

@@ -11,8 +11,8 @@
  * fake the timers (never the clock). Framing cases go through @hono/node-server over a real socket.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import type { HttpHandlerOptions } from '../../src/http/handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
+import type { HttpHandlerOptions } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
 import { MAX_MESSAGE_BYTES, SSE_DRAIN_TIMEOUT_MS } from '../../src/limits.js';
 import { mountFetchHandler } from '../support/fetch-peer.js';

@@ -5,7 +5,7 @@
  * node handler too; and a client that leaves while `authorize` runs has nothing run on its behalf.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { mountFetchHandler } from '../support/fetch-peer.js';
 import {

@@ -11,7 +11,7 @@
  * real socket, which builds the Request's URL from an absolute-form target, userinfo and all.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { MAX_MESSAGE_BYTES } from '../../src/limits.js';
 import { mountFetchHandler } from '../support/fetch-peer.js';

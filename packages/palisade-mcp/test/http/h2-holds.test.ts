@@ -6,7 +6,7 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
+import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
 import {
   DEFAULT_WINDOW,
   dataFrame,

@@ -1,6 +1,10 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler, type HttpHandlerOptions, type HttpLogEvent } from '../../src/http/handler.js';
+import {
+  createHttpHandler,
+  type HttpHandlerOptions,
+  type HttpLogEvent,
+} from '../../src/http/node/handler.js';
 import { HTTP_REFUSAL_CHANNEL } from '../../src/http/refusals.js';
 import { createServer, defineTool } from '../../src/index.js';
 import {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import type { HttpHandlerOptions } from '../../src/http/handler.js';
+import type { HttpHandlerOptions } from '../../src/http/node/handler.js';
 import {
   exchange,
   type Mounted,

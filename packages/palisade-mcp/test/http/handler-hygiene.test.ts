@@ -1,7 +1,7 @@
 import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { MARKER } from '../fixtures/catalogs.js';
 import {
   ADMIT_ALL,

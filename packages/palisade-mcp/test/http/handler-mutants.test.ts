@@ -8,8 +8,12 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect, createServer as createHttp2Server, type Http2Server } from 'node:http2';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler, type HttpHandlerOptions, type HttpLogEvent } from '../../src/http/handler.js';
-import { type Serving, serve } from '../../src/http/serve.js';
+import {
+  createHttpHandler,
+  type HttpHandlerOptions,
+  type HttpLogEvent,
+} from '../../src/http/node/handler.js';
+import { type Serving, serve } from '../../src/http/node/serve.js';
 import { dataFrame, H2Peer, headersFrame, postFields } from '../support/h2-frames.js';
 import {
   ADMIT_ALL,

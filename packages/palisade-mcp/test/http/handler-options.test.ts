@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/handler.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import { basicServer } from '../support/http-peer.js';
 
 const VALID = {

@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { defineTool } from '../../src/catalog/define-tool.js';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer } from '../../src/server.js';
 import {
   ADMIT_ALL,

@@ -5,8 +5,8 @@
  */
 import express from 'express';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
-import { hostAllowList } from '../../src/http/host-allow-list.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
+import { hostAllowList } from '../../src/http/node/host-allow-list.js';
 import {
   ADMIT_ALL,
   basicServer,

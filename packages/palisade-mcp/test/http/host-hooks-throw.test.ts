@@ -4,8 +4,8 @@
  * host fault's -32603 into a crash, a rejected promise or a request left hanging.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import {
   ADMIT_ALL,
   basicServer,

@@ -7,9 +7,9 @@
 import { once } from 'node:events';
 import { connect } from 'node:http2';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
-import { type Serving, serve } from '../../src/http/serve.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
+import { type Serving, serve } from '../../src/http/node/serve.js';
 import { mountFetchHandler } from '../support/fetch-peer.js';
 import {
   basicServer,

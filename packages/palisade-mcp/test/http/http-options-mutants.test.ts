@@ -5,7 +5,7 @@
  * (docs/mutation-testing.md).
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/handler.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import type { PalisadeLogger } from '../../src/telemetry/logger.js';
 import { basicServer, exchange, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
 

@@ -6,7 +6,7 @@
  * `defaultLogLevel`.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type ServerDefinition } from '../../src/index.js';
 import { ADMIT_ALL, type Json, type Mounted, mount, post, RawClient } from '../support/http-peer.js';
 

@@ -8,7 +8,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type Server, type ServerDefinition } from '../../src/index.js';
 import {
   ADMIT_ALL,

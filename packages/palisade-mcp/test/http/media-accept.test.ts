@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexHeaders } from '../../src/http/header-values.js';
+import { indexHeaders } from '../../src/http/headers/values.js';
 import { acceptVerdict, COMMON_ACCEPT, readAccept } from '../../src/http/media.js';
 
 describe('readAccept', () => {

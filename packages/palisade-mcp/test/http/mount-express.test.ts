@@ -5,7 +5,7 @@
  */
 import express from 'express';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import {
   ADMIT_ALL,
   basicServer,

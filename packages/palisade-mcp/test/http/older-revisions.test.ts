@@ -8,8 +8,8 @@
  * (test/protocol/older-revisions.test.ts); here only the transport's part is held.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, type Revision } from '../../src/index.js';
 import { widest } from '../fixtures/widest.js';
 import { listenFetch } from '../support/fetch-peer.js';

@@ -1,15 +1,15 @@
 /**
- * The Host, Origin and CORS rules (host-origin.ts, host-allow-list.ts, cors.ts) as a host and a
+ * The Host, Origin and CORS rules (host-origin.ts, node/host-allow-list.ts, cors.ts) as a host and a
  * client see them: refusals at construction with their exact code and message, and exchanges over
  * a real socket with their exact status and headers. Written for the mutants the `http-origin`
  * group left alive (docs/mutation-testing.md).
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/handler.js';
-import { hostAllowList } from '../../src/http/host-allow-list.js';
-import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
+import { hostAllowList } from '../../src/http/node/host-allow-list.js';
+import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
 import { createServer, type Server } from '../../src/index.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import { dataFrame, H2Peer, headersFrame } from '../support/h2-frames.js';

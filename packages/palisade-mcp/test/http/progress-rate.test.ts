@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { ADMIT_ALL, type Mounted, modernRequest, mount, post, RawClient } from '../support/http-peer.js';
 

@@ -1,5 +1,5 @@
 /**
- * `serve()` (serve.ts, serve-tls.ts, protocol-sniff.ts, session-guard.ts, client-error.ts) as a
+ * `serve()` (node/serve.ts, serve-tls.ts, protocol-sniff.ts, session-guard.ts, client-error.ts) as a
  * host and a client see it: refusals at `serve()` with their exact code and message, and exchanges
  * over real sockets on loopback. Written for the mutants the `http-serve` group left alive
  * (docs/mutation-testing.md). The certificate is made for this run by `openssl` in a temporary
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
+import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
 import {
   dataFrame,
   H2Peer,

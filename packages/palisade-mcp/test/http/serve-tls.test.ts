@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
+import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
 import { ADMIT_ALL, basicServer, modernRequest } from '../support/http-peer.js';
 import { makeCertificate } from '../support/tls-certificate.js';
 

@@ -14,7 +14,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
 import { ADMIT_ALL, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
 

@@ -7,9 +7,9 @@
  */
 import { Hono } from 'hono';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import type { PalisadeLogger } from '../../src/telemetry/logger.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import { basicServer, exchange, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';

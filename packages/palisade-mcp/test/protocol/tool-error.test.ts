@@ -6,7 +6,7 @@
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, DISPATCH_CHANNEL_NAME, MAX_TOOL_ERROR_CHARS, ToolError } from '../../src/index.js';
 import { LONG, READABLE, SECRET, toolErrorsDefinition } from '../fixtures/tool-errors.js';
 import { ADMIT_ALL, exchange, type Mounted, mount, post } from '../support/http-peer.js';

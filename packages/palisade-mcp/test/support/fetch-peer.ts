@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import type { Server as NodeHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
-import type { HttpHandlerOptions } from '../../src/http/handler.js';
+import { createFetchHandler } from '../../src/http/fetch/handler.js';
+import type { HttpHandlerOptions } from '../../src/http/node/handler.js';
 import { ADMIT_ALL, basicServer, type Mounted } from './http-peer.js';
 
 export async function listenFetch(

@@ -11,7 +11,7 @@ import {
   type RequestListener,
 } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/handler.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
 import { catalogs } from '../fixtures/catalogs.js';
 import { MODERN_META } from './stdio-peer.js';

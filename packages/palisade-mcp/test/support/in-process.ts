@@ -4,7 +4,7 @@
  */
 import { PassThrough } from 'node:stream';
 import type { Server } from '../../src/index.js';
-import { runStdio } from '../../src/transports/stdio.js';
+import { serveStdio } from '../../src/transports/stdio.js';
 
 export interface InProcessPeer {
   request(message: Record<string, unknown>): Promise<Record<string, unknown>>;
@@ -29,7 +29,7 @@ export function serveInProcess(
       waiting.shift()?.(line);
     }
   });
-  const handle = runStdio(server, { input, output, exitOnClose: false, onFault });
+  const handle = serveStdio(server, { input, output, exitOnClose: false, onFault });
   return {
     request(message) {
       return new Promise((resolve) => {

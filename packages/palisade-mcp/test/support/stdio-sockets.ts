@@ -10,7 +10,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from '../../src/index.js';
-import { runStdio, type StdioHandle, type StdioOptions } from '../../src/transports/stdio.js';
+import { type StdioHandle, type StdioOptions, serveStdio } from '../../src/transports/stdio.js';
 
 /** Both ends of one unix-socket connection: `near` is the test's, `far` is handed to the transport. */
 export async function connectedPair(): Promise<{ near: Socket; far: Socket }> {
@@ -121,6 +121,6 @@ export async function runOverSockets(
 ): Promise<SocketPeer> {
   const stdin = await connectedPair();
   const stdout = await connectedPair();
-  const handle = runStdio(server, { ...options, input: stdin.far, output: stdout.far });
+  const handle = serveStdio(server, { ...options, input: stdin.far, output: stdout.far });
   return new SocketPeer(stdin.near, stdout.near, stdin.far, stdout.far, handle);
 }

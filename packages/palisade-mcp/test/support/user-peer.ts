@@ -5,7 +5,7 @@
  * mirrors `params.name`, `params.uri` or `params.taskId`, whichever the method carries).
  * The MRTR and tasks tests (mrtr-http.ts, tasks-http.ts) each set its default capabilities.
  */
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, type ServerDefinition } from '../../src/index.js';
 import { exchange, type Json, type Mounted, mount, post } from './http-peer.js';
 

@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { type ServeOptions, type Serving, serve } from '../../src/http/serve.js';
+import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
 import { createServer, defineTool, type PalisadeLogger } from '../../src/index.js';
 import { bundledFixture } from '../support/fixture-bundles.js';
 import { modern, StdioPeer } from '../support/stdio-peer.js';

@@ -27,9 +27,9 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { instrumentPalisade } from '../../../../examples/opentelemetry/instrument.ts';
-import { type Serving, serve } from '../../src/http/serve.js';
+import { type Serving, serve } from '../../src/http/node/serve.js';
 import { createServer, defineTool } from '../../src/index.js';
-import { runStdio } from '../../src/transports/stdio.js';
+import { serveStdio } from '../../src/transports/stdio.js';
 import { MODERN_META } from '../support/stdio-peer.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -221,7 +221,7 @@ describe('the OpenTelemetry example', () => {
     const directory = mkdtempSync(join(tmpdir(), 'palisade-otel-'));
     const path = join(directory, 'stdio.sock');
     const listener: NetServer = createNetServer((socket) => {
-      runStdio(server, { input: socket, output: socket, exitOnClose: false, onFault: () => {} });
+      serveStdio(server, { input: socket, output: socket, exitOnClose: false, onFault: () => {} });
     });
     listener.listen(path);
     await once(listener, 'listening');

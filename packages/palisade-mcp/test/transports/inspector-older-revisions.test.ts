@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMcpdo, type Mcpdo } from '../../../demo/test/mcpdo.js';
-import { createHttpHandler } from '../../src/http/handler.js';
+import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer } from '../../src/index.js';
 import { widest } from '../fixtures/widest.js';
 import { bundledFixture } from '../support/fixture-bundles.js';

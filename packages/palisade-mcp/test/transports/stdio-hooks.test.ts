@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, test, vi } from 'vitest';
 import { createServer } from '../../src/index.js';
-import { runStdio } from '../../src/transports/stdio.js';
+import { serveStdio } from '../../src/transports/stdio.js';
 import { catalogs } from '../fixtures/catalogs.js';
 import { modern } from '../support/stdio-peer.js';
 import { connectedPair, runOverSockets, type SocketPeer } from '../support/stdio-sockets.js';
@@ -23,7 +23,7 @@ test('an onFault that is not a function is refused at construction, naming onFau
   const stdout = await connectedPair();
   let thrown: unknown;
   try {
-    runStdio(createServer(catalogs['basic']!()), {
+    serveStdio(createServer(catalogs['basic']!()), {
       input: stdin.far,
       output: stdout.far,
       onFault: true as never,

@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { PalisadeError } from '../../src/errors.js';
-import { runStdio } from '../../src/transports/stdio.js';
+import { serveStdio } from '../../src/transports/stdio.js';
 import { basicServer } from '../support/http-peer.js';
 import { modern } from '../support/stdio-peer.js';
 
@@ -17,18 +17,18 @@ function thrownBy(run: () => unknown): PalisadeError {
     if (error instanceof PalisadeError) return error;
     throw error;
   }
-  throw new Error('expected runStdio to throw');
+  throw new Error('expected serveStdio to throw');
 }
 
 describe('stdio options', () => {
   test('options that are not a plain object are refused by name', () => {
-    const error = thrownBy(() => runStdio(basicServer(), [] as never));
+    const error = thrownBy(() => serveStdio(basicServer(), [] as never));
     expect(error.code).toBe('PALISADE_ERR_INVALID_OPTION');
     expect(error.message).toBe('option "stdio options" must be a plain object');
   });
 
   test('an unknown option is refused by name, listing the known ones', () => {
-    const error = thrownBy(() => runStdio(basicServer(), { inputs: new PassThrough() } as never));
+    const error = thrownBy(() => serveStdio(basicServer(), { inputs: new PassThrough() } as never));
     expect(error.code).toBe('PALISADE_ERR_UNKNOWN_OPTION');
     expect(error.message).toBe(
       'unknown option "inputs"; known options: input, output, exitOnClose, onFault, logger',
@@ -41,7 +41,7 @@ describe('stdio backpressure', () => {
     const input = new PassThrough();
     // A 1-byte buffer: the first response already exceeds it, as a full pipe would.
     const output = new PassThrough({ highWaterMark: 1 });
-    const handle = runStdio(basicServer(), { input, output, exitOnClose: false, onFault: () => {} });
+    const handle = serveStdio(basicServer(), { input, output, exitOnClose: false, onFault: () => {} });
     input.write(`${JSON.stringify(modern(1, 'tools/list'))}\n`);
     await expect.poll(() => output.readableLength).toBeGreaterThan(0);
     expect(input.isPaused()).toBe(true);

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createServer, defineTool, type Server } from '../../src/index.js';
 import { MAX_SSE_QUEUED_BYTES } from '../../src/limits.js';
-import { runStdio, STDIO_SHUTDOWN_GRACE_MS } from '../../src/transports/stdio.js';
+import { STDIO_SHUTDOWN_GRACE_MS, serveStdio } from '../../src/transports/stdio.js';
 import { catalogs } from '../fixtures/catalogs.js';
 import { INITIALIZE, modern } from '../support/stdio-peer.js';
 import { connectedPair, runOverSockets, type SocketPeer } from '../support/stdio-sockets.js';
@@ -369,7 +369,7 @@ describe('stdio faults', () => {
   });
 
   test('a logger without a warn method is refused by name', () => {
-    expect(() => runStdio(basic(), { logger: { error: () => {} } as never })).toThrow(
+    expect(() => serveStdio(basic(), { logger: { error: () => {} } as never })).toThrow(
       'option "logger.warn" must be a function taking (object, message)',
     );
   });
@@ -545,7 +545,7 @@ describe('stdio backpressure', () => {
       prompts: [{ name: 'p', get: () => ({ messages: [] }) }],
       notifications: { toolsListChanged: true, promptsListChanged: true },
     });
-    const handle = runStdio(server, { input: stdin.far, output, onFault: () => {} });
+    const handle = serveStdio(server, { input: stdin.far, output, onFault: () => {} });
     try {
       stdin.near.write(
         `${JSON.stringify(INITIALIZE)}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`,
@@ -743,7 +743,7 @@ describe('stdio on the process standard streams', () => {
       await withStandardStream('stderr', stderr.far, () =>
         withStandardStream('stdout', stdout.far, async () => {
           const ownWrite = process.stdout.write;
-          const handle = runStdio(stray, { input: stdin.far, exitOnClose: false, onFault: () => {} });
+          const handle = serveStdio(stray, { input: stdin.far, exitOnClose: false, onFault: () => {} });
           expect(process.stdout.write).not.toBe(ownWrite);
           stdin.near.write(`${JSON.stringify(modern(40, 'tools/call', { name: 'stray' }))}\n`);
           await expect.poll(() => protocol.text).toContain('\n');
@@ -768,7 +768,7 @@ describe('stdio on the process standard streams', () => {
     const stdout = await connectedPair();
     try {
       await withStandardStream('stdin', stdin.far, async () => {
-        const handle = runStdio(basic(), { output: stdout.far, onFault: () => {} });
+        const handle = serveStdio(basic(), { output: stdout.far, onFault: () => {} });
         stdin.near.end();
         await handle.closed;
       });

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readJsonMessage, readJsonValue } from '../../src/wire/json-reader.js';
+import {
+  readJsonDocument,
+  readJsonMessage,
+  readJsonValue,
+  repeatedKeyOf,
+} from '../../src/wire/json-reader.js';
 import type { ReadResult, WireRefusal } from '../../src/wire/refusal.js';
 
 const encoder = new TextEncoder();
@@ -588,5 +593,21 @@ describe('refusals carry none of the client’s bytes', () => {
     expect(refusal).not.toBeInstanceOf(Error);
     expect(JSON.stringify(refusal)).not.toContain(MARKER);
     expect(refusal.message).not.toMatch(/\n\s+at |\[object|\{/);
+  });
+});
+
+describe('the repeated key of a refused document, for a caller wording its own refusal', () => {
+  it('is the key the refusal names, bounded and escaped as there', () => {
+    const bytes = utf8(`{"a":1,"${'k'.repeat(40)}\\n":1,"${'k'.repeat(40)}\\n":2}`);
+    const refusal = refusalOf(readJsonDocument(bytes));
+    const key = repeatedKeyOf(bytes);
+    expect(refusal.rule).toBe('repeated-key');
+    expect(key).toBeDefined();
+    expect(refusal.message).toBe(`Invalid request: message repeats the key ${key}`);
+  });
+
+  it('is undefined for a document that repeats no key, or is not UTF-8', () => {
+    expect(repeatedKeyOf(utf8('{"a":1,"b":{"a":2}}'))).toBeUndefined();
+    expect(repeatedKeyOf(new Uint8Array([0x7b, 0xff, 0x7d]))).toBeUndefined();
   });
 });

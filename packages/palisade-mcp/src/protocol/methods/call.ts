@@ -1,8 +1,8 @@
 /** What every method handler receives, and what it answers. */
 import type { CacheHint, HandlerContext, JsonObject } from '../../catalog/types.js';
 import type { Revision } from '../../revisions.js';
+import type { JsonRpcError, RequestId } from '../../wire/jsonrpc.js';
 import type { InputRequiredValue } from '../input-required.js';
-import type { JsonRpcError, RequestId } from '../jsonrpc.js';
 import type { Transport } from '../revisions/index.js';
 import type { Server } from '../server-shape.js';
 

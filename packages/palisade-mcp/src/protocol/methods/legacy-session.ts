@@ -8,10 +8,10 @@
  */
 import type { JsonObject } from '../../catalog/types.js';
 import { MAX_RESOURCE_SUBSCRIPTIONS, MAX_SUBSCRIBED_URI_BYTES } from '../../limits.js';
+import type { JsonRpcResponse, RequestId } from '../../wire/jsonrpc.js';
 import { isSubscribableUri } from '../change-hub.js';
 import { invalidParams, methodNotFound } from '../errors.js';
 import { isLogLevel } from '../handler-context.js';
-import type { JsonRpcResponse, RequestId } from '../jsonrpc.js';
 import type { Server } from '../server-shape.js';
 import type { ConnectionState, LegacySession } from '../state.js';
 import { watchable } from './listen.js';

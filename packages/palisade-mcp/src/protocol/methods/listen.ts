@@ -14,9 +14,14 @@ import type { JsonObject } from '../../catalog/types.js';
 import { MAX_RESOURCE_SUBSCRIPTIONS, MAX_SUBSCRIBED_URI_BYTES } from '../../limits.js';
 import { isPlainObject } from '../../options.js';
 import { META_SUBSCRIPTION_ID } from '../../revisions.js';
+import {
+  errorResponse,
+  type JsonRpcError,
+  type JsonRpcNotification,
+  type RequestId,
+} from '../../wire/jsonrpc.js';
 import { type Change, type ChangeKind, isSubscribableUri } from '../change-hub.js';
 import { invalidParams } from '../errors.js';
-import { errorResponse, type JsonRpcError, type JsonRpcNotification, type RequestId } from '../jsonrpc.js';
 import type { Server } from '../server-shape.js';
 
 /** -32000: the implementation-defined server-error range; the one refusal a full server gives. */
