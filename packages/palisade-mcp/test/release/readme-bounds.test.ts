@@ -81,6 +81,16 @@ const CLAIMS: readonly Claim[] = [
   { limit: 'MAX_TEMPLATE_URI_BYTES', figure: '8,192', quote: 'URIs longer than 8,192 bytes match nothing' },
   { limit: 'MAX_REGEX_WORK', figure: '4,194,304', quote: 'cannot check within 4,194,304 steps' },
   {
+    limit: 'MAX_LOGGED_HOST_CHARS',
+    figure: '64',
+    quote: 'cut to 64 characters (`MAX_LOGGED_HOST_CHARS`)',
+  },
+  {
+    limit: 'MAX_TOOL_ERROR_CHARS',
+    figure: '4,096',
+    quote: 'A message longer than 4,096 UTF-16 code units (`MAX_TOOL_ERROR_CHARS`)',
+  },
+  {
     limit: 'DEFAULT_CORS_MAX_AGE_SECONDS',
     figure: '600',
     quote: '| `maxAgeSeconds` | `600` | `Access-Control-Max-Age` of a preflight answer; `0` to `7200`',

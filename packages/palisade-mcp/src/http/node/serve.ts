@@ -33,6 +33,7 @@ import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
 import { sniff } from './protocol-sniff.js';
 import { checkRoutes, routeFront, type ServeRoute } from './routes.js';
 import { checkTlsOptions, createTlsListener, type ServeTlsOptions } from './serve-tls.js';
+import { servingUrl } from './serve-url.js';
 import { guardSession } from './session-guard.js';
 
 export type { RouteAnswer, RouteRequest, ServeRoute } from './routes.js';
@@ -78,7 +79,11 @@ export interface ServeOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
 }
 
 export interface Serving {
-  /** `http://host:port` (`https://` with `tls`), IPv6 hosts bracketed. */
+  /**
+   * `http://host:port` (`https://` with `tls`), IPv6 hosts bracketed. Bound to every interface
+   * (`0.0.0.0`, `::`), it names a host that reaches the server and that allowedHosts admits:
+   * loopback when admitted, else the first allowed name (`server.address()` has the bound address).
+   */
   readonly url: string;
   readonly port: number;
   /** The listening socket server; the HTTP servers behind it never listen. */
@@ -269,10 +274,9 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
   ]);
   const address = listener.address();
   if (address === null || typeof address === 'string') throw new Error('serve: the listener has no port');
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   return {
-    url: `${tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
+    url: servingUrl(tls ? 'https' : 'http', address, options.allowedHosts ?? LOOPBACK_HOSTS),
     port: address.port,
     server: listener,
     close: async () => {
