@@ -120,6 +120,7 @@ export const groups = {
   'http-serve': {
     mutate: [
       `${src}/http/node/serve*.ts`,
+      `${src}/http/node/routes.ts`,
       `${src}/http/node/protocol-sniff.ts`,
       `${src}/http/node/session-guard.ts`,
       `${src}/http/node/client-error.ts`,

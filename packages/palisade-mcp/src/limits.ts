@@ -153,6 +153,15 @@ export const STDIO_SHUTDOWN_GRACE_MS = 2_000;
  */
 export const DEFAULT_HTTP_READ_TIMEOUT_MS = 15_000;
 
+/**
+ * Paths `serve({ routes })` answers beside the MCP endpoint: a handful of small documents
+ * (protected-resource metadata at its two well-known paths, a health check), not a web server.
+ */
+export const MAX_ROUTES = 16;
+
+/** Bytes of one route's answer; a larger one is the host's fault (500, `onFault`), never sent. */
+export const MAX_ROUTE_BODY_BYTES = 65_536;
+
 /** Largest `readTimeoutMs` accepted, in milliseconds: Node's timers hold at most 2^31 - 1. */
 export const MAX_HTTP_READ_TIMEOUT_MS = 2_147_483_647;
 

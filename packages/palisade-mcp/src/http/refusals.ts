@@ -61,6 +61,16 @@ export const REFUSALS = Object.freeze({
     -32600,
     'Invalid request: a preflight may only ask for POST',
   ),
+  // serve()'s routes (routes.ts): a document is read with GET or HEAD, and neither carries a body.
+  routeMethod: early(
+    'route-method-not-allowed',
+    405,
+    -32600,
+    'Invalid request: only GET and HEAD are served here',
+  ),
+  routeBody: early('route-body', 400, -32600, 'Invalid request: a GET or HEAD carries no body'),
+  routeFault: early('route-fault', 500, -32603, 'Internal error'),
+  routeTimeout: early('route-timeout', 503, -32603, 'Service unavailable'),
   badRequest: early('authorize', 400, -32600, 'Bad request'),
   unauthorized: early('authorize', 401, -32600, 'Unauthorized'),
   forbidden: early('authorize', 403, -32600, 'Forbidden'),

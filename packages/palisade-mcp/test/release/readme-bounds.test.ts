@@ -49,6 +49,8 @@ const CLAIMS: readonly Claim[] = [
   { limit: 'STDIO_SHUTDOWN_GRACE_MS', figure: '2,000', quote: '2,000 ms (`STDIO_SHUTDOWN_GRACE_MS`)' },
   { limit: 'DEFAULT_HTTP_READ_TIMEOUT_MS', figure: '15000', quote: '| `readTimeoutMs` | `15000` |' },
   { limit: 'DEFAULT_SNIFF_TIMEOUT_MS', figure: '5000', quote: '| `sniffTimeoutMs` | `5000` |' },
+  { limit: 'MAX_ROUTES', figure: '16', quote: 'at most 16 paths' },
+  { limit: 'MAX_ROUTE_BODY_BYTES', figure: '65,536', quote: 'a body of at most 65,536 bytes' },
   {
     limit: 'DEFAULT_HEADERS_TIMEOUT_MS',
     figure: '10000',
