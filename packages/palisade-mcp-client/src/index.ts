@@ -15,6 +15,18 @@ export type {
 export type * from './protocol/types.js';
 export type { AuthContext, HttpAuth } from './transport/http/http-auth.js';
 export { HttpTransport, type HttpTransportOptions, httpTransport } from './transport/http/http-transport.js';
+export {
+  InProcessTransport,
+  inProcessTransport,
+  type ServerConnector,
+  type ServerEnd,
+} from './transport/in-process.js';
+export { BASE_ENVIRONMENT } from './transport/stdio/spawn.js';
+export {
+  StdioTransport,
+  type StdioTransportOptions,
+  stdioTransport,
+} from './transport/stdio/stdio-transport.js';
 export type { SendContext, Transport, TransportSink } from './transport/types.js';
 export { type ClientWarning, CREDENTIAL_HEADERS, type WarningSink } from './trust/boundary.js';
 export type { ConsentAnswer, ConsentExpiry, ConsentHandler, ConsentRequest } from './trust/consent.js';
