@@ -104,7 +104,10 @@ describe('spawning', () => {
     });
     clients.push(client);
     const result = await client.callTool('started_with');
-    const seen = JSON.parse((result.content[0] as unknown as { text: string }).text) as { env: string[]; cwd: string };
+    const seen = JSON.parse((result.content[0] as unknown as { text: string }).text) as {
+      env: string[];
+      cwd: string;
+    };
     expect(seen.env).toContain('GIVEN');
     expect(seen.env).not.toContain('PALISADE_CLIENT_TEST_SECRET');
     expect(`${seen.cwd}/`).toBe(ROOT);

@@ -248,6 +248,7 @@ export class Client {
 
   async #probe(
     signal: AbortSignal | undefined,
+    retried = false,
   ): Promise<
     { kind: 'modern'; description: ServerDescription } | { kind: 'handshake'; revision: Revision | undefined }
   > {
@@ -270,6 +271,8 @@ export class Client {
           isPlainObject(error.rpc.data) && Array.isArray(error.rpc.data['supported'])
             ? error.rpc.data['supported']
             : [];
+        // Refused, yet listing 2026-07-28: the probe is tried again once, as the spec has a client retry.
+        if (supported.includes(MODERN_REVISION) && !retried) return this.#probe(signal, true);
         const common = this.#revisions.find(
           (revision) => supported.includes(revision) && revision !== MODERN_REVISION,
         );
@@ -307,7 +310,7 @@ export class Client {
       instructions: typeof result['instructions'] === 'string' ? result['instructions'] : undefined,
       supportedVersions: Object.freeze([...supported]),
     });
-    this.#transport.handshakeDone?.(MODERN_REVISION);
+    await this.#transport.handshakeDone?.(MODERN_REVISION);
     return { kind: 'modern', description: this.#server };
   }
 
@@ -334,7 +337,7 @@ export class Client {
       instructions: typeof result['instructions'] === 'string' ? result['instructions'] : undefined,
       supportedVersions: Object.freeze([chosen]),
     });
-    this.#transport.handshakeDone?.(chosen);
+    await this.#transport.handshakeDone?.(chosen);
     return this.#server;
   }
 
@@ -398,12 +401,13 @@ export class Client {
     if (options.signal?.aborted === true) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     this.#closer.signal.addEventListener('abort', onClose, { once: true });
+    let settled = false;
     try {
       const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
         this.#pending.set(id, { method, resolve, reject });
         controller.signal.addEventListener('abort', () => reject(reason), { once: true });
       });
-      const sent = this.#transport
+      void this.#transport
         .send(message, {
           signal: controller.signal,
           revision,
@@ -418,9 +422,11 @@ export class Client {
                   cause: error,
                 }));
           this.#pending.get(id)?.reject(failure);
+        })
+        .finally(() => {
+          settled = true;
         });
       const response = await answer;
-      await sent;
       if (Object.hasOwn(response, 'error')) throw rpcError(response['error']);
       const result = response['result'];
       checkResult(method, probe ? MODERN_REVISION : revision, result);
@@ -434,6 +440,11 @@ export class Client {
       this.#closer.signal.removeEventListener('abort', onClose);
       this.#pending.delete(id);
       if (token !== undefined) this.#progress.delete(token);
+      // The answer may come before its exchange is over (on the standalone stream, or ahead of
+      // the end of an SSE stream a server keeps open): what is left of the exchange is dropped.
+      setImmediate(() => {
+        if (!settled) controller.abort();
+      });
     }
   }
 

@@ -93,7 +93,8 @@ function invalid(method: string, fault: string): ClientError {
 export function checkResult(method: string, revision: string | undefined, result: unknown): void {
   if (!isPlainObject(result)) throw invalid(method, 'result must be an object');
   if (revision === MODERN_REVISION) {
-    const type = result['resultType'];
+    // SEP-2322: a result without resultType is complete.
+    const type = result['resultType'] ?? 'complete';
     if (typeof type !== 'string') throw invalid(method, 'result.resultType must be a string');
     if (type === 'input_required') {
       if (!INPUT_METHODS.has(method))

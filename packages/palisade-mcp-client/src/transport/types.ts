@@ -29,7 +29,7 @@ export interface Transport {
   start(sink: TransportSink): Promise<void>;
   send(message: Readonly<Record<string, unknown>>, context: SendContext): Promise<void>;
   /** A handshake revision was agreed (2025 family): HTTP opens its standalone stream here. */
-  handshakeDone?(revision: Revision): void;
+  handshakeDone?(revision: Revision): Promise<void> | void;
   /** The trust boundary on a URI the request carries (stdio: `resources/read`); rejects to block. */
   checkResourceUri?(uri: string): Promise<void>;
   close(): Promise<void>;

@@ -392,14 +392,17 @@ export class HttpTransport implements Transport {
     }
   }
 
-  handshakeDone(revision: Revision): void {
+  /** Resolves once the standalone stream is open or refused, so what follows cannot race its opening. */
+  handshakeDone(revision: Revision): Promise<void> {
     this.#revision = revision;
-    if (revision === MODERN_REVISION || !this.#standalone) return;
-    void this.#standaloneStream(revision);
+    if (revision === MODERN_REVISION || !this.#standalone) return Promise.resolve();
+    return new Promise((resolve) => {
+      void this.#standaloneStream(revision, resolve).finally(resolve);
+    });
   }
 
   /** The 2025 family's GET stream: what the server sends unprompted, resumed while it keeps answering. */
-  async #standaloneStream(revision: Revision): Promise<void> {
+  async #standaloneStream(revision: Revision, opened: () => void): Promise<void> {
     const parser = new SseParser();
     let failures = 0;
     while (!this.#closed && failures < MAX_RESUMPTIONS) {
@@ -416,6 +419,7 @@ export class HttpTransport implements Transport {
           purpose: 'mcp',
           signal: this.#streams.signal,
         });
+        opened();
         if (response.status !== 200 || mediaType(response.headers) !== 'text/event-stream') {
           await response.body.dump().catch(() => {});
           return; // 405: the server offers no such stream

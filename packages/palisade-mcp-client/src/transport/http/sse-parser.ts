@@ -175,7 +175,8 @@ export class SseParser {
     this.#hasData = false;
     this.#event = '';
     this.#id = undefined;
-    if (!hasData) return;
+    // An event whose data is empty is not dispatched (the priming event a 2025 server opens with).
+    if (!hasData || total === 0) return;
     this.#events += 1;
     if (this.#events > this.#maxEvents) {
       throw refused('too-many-events', `an SSE stream carried more than ${this.#maxEvents} events`);
