@@ -84,8 +84,9 @@ function classifyV6(b: readonly number[]): AddressClass {
     second === 0x00 &&
     b[2] === 0x0e &&
     b[3] === 0xc2 &&
-    zeroToFrom(b, 4, 15) &&
-    b[15] === 0xfe
+    zeroToFrom(b, 4, 14) &&
+    b[14] === 0x02 &&
+    b[15] === 0x54
   )
     return 'metadata';
   if ((first & 0xfe) === 0xfc) return 'private'; // unique local fc00::/7

@@ -68,6 +68,11 @@ export async function readSse(
         if (!read.ok) throw refusedMessage(read.refusal.rule, read.refusal.message);
         deliver(read.value);
       }
+      // The deadline runs from the end of the last finished event: a new event restarts it.
+      if (events.length > 0 && eventTimer !== undefined) {
+        clearTimeout(eventTimer);
+        eventTimer = undefined;
+      }
       if (parser.inEvent) {
         eventTimer ??= setTimeout(
           () =>
