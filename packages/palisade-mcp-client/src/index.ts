@@ -5,6 +5,24 @@ export * as limits from './limits.js';
 export { type AddressClass, classifyAddress } from './net/addresses.js';
 export type { TlsOptions } from './net/pinned-agent.js';
 export type { ResolvedAddress, Resolver } from './net/target-policy.js';
+export {
+  type LoopbackRedirect,
+  type LoopbackRedirectOptions,
+  loopbackRedirect,
+} from './oauth/loopback-redirect.js';
+export {
+  type AuthorizationRequest,
+  type Authorize,
+  OAuthClient,
+  type OAuthClientOptions,
+  oauthClient,
+} from './oauth/oauth-client.js';
+export {
+  memoryTokenStore,
+  type StoredClient,
+  type StoredTokens,
+  type TokenStore,
+} from './oauth/token-store.js';
 export { Client, type ClientOptions, createClient } from './protocol/client.js';
 export type {
   ElicitationHandler,

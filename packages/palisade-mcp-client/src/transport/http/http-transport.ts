@@ -94,6 +94,8 @@ export class HttpTransport implements Transport {
   #sink: TransportSink | undefined;
   #session: string | undefined;
   #revision: Revision | undefined;
+  /** The revision an `initialize` in flight offers: what the authorization rules go by until one is agreed. */
+  #offered: string | undefined;
   #closed = false;
   readonly #streams = new AbortController();
 
@@ -161,7 +163,7 @@ export class HttpTransport implements Transport {
   }
 
   #authContext(): AuthContext {
-    return { resource: this.url, outbound: this.#outbound, revision: this.#revision };
+    return { resource: this.url, outbound: this.#outbound, revision: this.#revision ?? this.#offered };
   }
 
   async #baseHeaders(revision: Revision | undefined): Promise<Record<string, string>> {
@@ -245,6 +247,10 @@ export class HttpTransport implements Transport {
     const revision = context.revision;
     const request = isRequest(message);
     const method = typeof message['method'] === 'string' ? message['method'] : undefined;
+    if (method === 'initialize') {
+      const offered = (message['params'] as Record<string, unknown> | undefined)?.['protocolVersion'];
+      if (typeof offered === 'string') this.#offered = offered;
+    }
     let mcpHeaders: Record<string, string> = {};
     if (revision === MODERN_REVISION && method !== undefined) {
       mcpHeaders = mcpRequestHeaders(
