@@ -111,7 +111,13 @@ export class ConsentCache {
         rule: 'consent-denied',
       });
     }
-    const seconds = remainingSeconds(answer, this.#ttlSeconds);
+    let seconds: number | string;
+    try {
+      seconds = remainingSeconds(answer, this.#ttlSeconds);
+    } catch {
+      // A getter, a Proxy or a Date subclass that throws while being read: unreadable, so refused.
+      seconds = 'reading the answer threw';
+    }
     if (typeof seconds === 'string') throw consentError(origin, seconds);
     if (this.#granted.size >= MAX_CACHED_ORIGINS)
       this.#granted.delete(this.#granted.keys().next().value as string);
