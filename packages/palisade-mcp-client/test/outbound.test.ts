@@ -147,6 +147,26 @@ describe('redirects', () => {
   });
 });
 
+describe('deadlines', () => {
+  test('a request past its deadline fails as a timeout, by name, not as a failed connection', async () => {
+    const silent = createServer(() => {});
+    const host = await listen(silent);
+    const transport = new HttpTransport(`http://${host}/mcp`);
+    await expect(
+      transport.outbound.send({
+        url: new URL(`http://${host}/.well-known/oauth-authorization-server`),
+        method: 'GET',
+        headers: {},
+        purpose: 'oauth',
+        signal: AbortSignal.timeout(100),
+      }),
+    ).rejects.toMatchObject({ code: 'PALISADE_CLIENT_ERR_TIMEOUT', rule: 'request-deadline' });
+    await transport.close();
+    silent.closeAllConnections();
+    silent.close();
+  });
+});
+
 describe('TLS', () => {
   let dir: string;
   let key: string;

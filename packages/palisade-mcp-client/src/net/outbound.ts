@@ -51,6 +51,17 @@ function transportError(cause: unknown): ClientError {
   const inner = (cause as { cause?: unknown } | undefined)?.cause;
   if (inner instanceof ClientError) return inner;
   const name = (cause as { name?: unknown } | undefined)?.name;
+  const reason = (cause as { cause?: { name?: unknown } } | undefined)?.cause?.name;
+  if (name === 'TimeoutError' || reason === 'TimeoutError') {
+    return new ClientError(
+      'PALISADE_CLIENT_ERR_TIMEOUT',
+      'the request did not complete within its deadline',
+      {
+        rule: 'request-deadline',
+        cause,
+      },
+    );
+  }
   if (name === 'AbortError' || (cause as { code?: unknown } | undefined)?.code === 'UND_ERR_ABORTED') {
     return new ClientError('PALISADE_CLIENT_ERR_ABORTED', 'the request was aborted', { cause });
   }
