@@ -109,6 +109,28 @@ describe('calls', () => {
     });
   });
 
+  test('fifty calls in flight at once all succeed, with no listener-leak warning from Node', async () => {
+    const { client } = await connected();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      const texts = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => client.callTool('echo', { text: String(i) })),
+      );
+      expect(texts.map((result) => result.content[0]?.['text'])).toEqual(
+        Array.from({ length: 50 }, (_, i) => String(i)),
+      );
+      // Node emits its warnings on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   test('listAllTools follows nextCursor across pages', async () => {
     const { client } = await connected({}, testServer({ pageSize: 3 }));
     const first = await client.listTools();

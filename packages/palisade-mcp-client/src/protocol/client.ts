@@ -140,6 +140,11 @@ export class Client {
   readonly #toolFields = new Map<string, readonly McpHeaderField[]>();
   readonly #outputs = new Map<string, OutputCheck>();
   readonly #closer = new AbortController();
+  /**
+   * What `close()` ends: one entry per call in flight. A Set rather than a listener on the
+   * closer's signal each, which past 10 calls in flight made Node warn of a listener leak.
+   */
+  readonly #onClose = new Set<() => void>();
   #nextId = 0;
   #revision: Revision | undefined;
   #server: ServerDescription | undefined;
@@ -400,7 +405,8 @@ export class Client {
     const onClose = (): void => stop(new ClientError('PALISADE_CLIENT_ERR_CLOSED', 'the client was closed'));
     if (options.signal?.aborted === true) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    this.#closer.signal.addEventListener('abort', onClose, { once: true });
+    if (this.#closer.signal.aborted) onClose();
+    else this.#onClose.add(onClose);
     let settled = false;
     try {
       const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -437,7 +443,7 @@ export class Client {
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      this.#closer.signal.removeEventListener('abort', onClose);
+      this.#onClose.delete(onClose);
       this.#pending.delete(id);
       if (token !== undefined) this.#progress.delete(token);
       // The answer may come before its exchange is over (on the standalone stream, or ahead of
@@ -800,6 +806,8 @@ export class Client {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closer.abort();
+    for (const end of [...this.#onClose]) end();
+    this.#onClose.clear();
     this.#closed = true;
     this.#failAll(new ClientError('PALISADE_CLIENT_ERR_CLOSED', 'the client was closed'));
     await this.#transport.close();
