@@ -8,7 +8,7 @@
 import { readJsonDocument } from 'palisade-mcp/wire';
 import { ClientError } from '../errors.js';
 import { MAX_METADATA_REDIRECTS, MAX_OAUTH_BODY_BYTES, OAUTH_REQUEST_TIMEOUT_MS } from '../limits.js';
-import type { Outbound } from '../net/outbound.js';
+import type { Outbound, OutboundRequest, OutboundResponse } from '../net/outbound.js';
 import { isPlainObject } from '../options.js';
 import { mediaType, readBounded } from '../transport/http/body.js';
 
@@ -39,6 +39,26 @@ export function oauthUrl(text: unknown, what: string): URL {
   throw authError('insecure-url', `the ${what} is not https (plain http is for a loopback host only)`);
 }
 
+/**
+ * A deadline passed in the OAuth flow is the flow's failure (`PALISADE_CLIENT_ERR_AUTH`), not the
+ * MCP call's timeout: a `server/discover` probe reads its own timeout as a silent, handshake-era
+ * server, and must not read a slow authorization server as one.
+ */
+async function sendOAuth(outbound: Outbound, request: OutboundRequest): Promise<OutboundResponse> {
+  try {
+    return await outbound.send(request);
+  } catch (error) {
+    if (error instanceof ClientError && error.code === 'PALISADE_CLIENT_ERR_TIMEOUT') {
+      throw authError(
+        'oauth-timeout',
+        `an OAuth request had no answer within ${OAUTH_REQUEST_TIMEOUT_MS} ms`,
+        error,
+      );
+    }
+    throw error;
+  }
+}
+
 export interface OAuthAnswer {
   readonly status: number;
   readonly json: Record<string, unknown> | undefined;
@@ -61,7 +81,7 @@ export async function oauthRequest(
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(init.form).toString();
   }
-  const response = await outbound.send({
+  const response = await sendOAuth(outbound, {
     url,
     method: init.method,
     headers,
@@ -93,7 +113,7 @@ export async function oauthJsonPost(
   url: URL,
   document: Record<string, unknown>,
 ): Promise<OAuthAnswer> {
-  const response = await outbound.send({
+  const response = await sendOAuth(outbound, {
     url,
     method: 'POST',
     headers: { accept: 'application/json', 'content-type': 'application/json' },
