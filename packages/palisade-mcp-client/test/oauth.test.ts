@@ -291,4 +291,49 @@ describe('discovery held to the trust boundary', () => {
     });
     await client.close();
   });
+
+  test('resource metadata naming the cloud metadata address as its authorization server is refused, nothing sent there', {
+    tags: ['threat-model'],
+  }, async () => {
+    const lookups: string[] = [];
+    const hostile = createServer((req, res) => {
+      if ((req.url ?? '').startsWith('/.well-known/oauth-protected-resource')) {
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify({
+              resource: `http://127.0.0.1:${port}/mcp`,
+              authorization_servers: ['https://169.254.169.254'],
+            }),
+          );
+        return;
+      }
+      req.resume();
+      res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+    });
+    hostile.listen(0, '127.0.0.1');
+    await once(hostile, 'listening');
+    const port = (hostile.address() as AddressInfo).port;
+    const auth = oauthClient({ redirectUri: REDIRECT, authorize: browser([]) });
+    const client = createClient({
+      transport: httpTransport(`http://127.0.0.1:${port}/mcp`, {
+        auth,
+        // Even with consent for every origin, the address itself is refused.
+        consent: () => 'allow',
+        onWarning: () => {},
+        resolver: async (hostname) => {
+          lookups.push(hostname);
+          return [{ address: '127.0.0.1', family: 4 }];
+        },
+      }),
+    });
+    await expect(client.connect()).rejects.toMatchObject({
+      code: 'PALISADE_CLIENT_ERR_TARGET_REFUSED',
+      rule: 'metadata',
+    });
+    await client.close();
+    hostile.closeAllConnections();
+    hostile.close();
+    expect(lookups).toEqual([]);
+  });
 });
