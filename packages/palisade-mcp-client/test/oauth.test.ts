@@ -298,14 +298,12 @@ describe('discovery held to the trust boundary', () => {
     const lookups: string[] = [];
     const hostile = createServer((req, res) => {
       if ((req.url ?? '').startsWith('/.well-known/oauth-protected-resource')) {
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              resource: `http://127.0.0.1:${port}/mcp`,
-              authorization_servers: ['https://169.254.169.254'],
-            }),
-          );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            resource: `http://127.0.0.1:${port}/mcp`,
+            authorization_servers: ['https://169.254.169.254'],
+          }),
+        );
         return;
       }
       req.resume();
