@@ -190,6 +190,15 @@ export const DEFAULT_CONNECTION_TIMEOUT_MS = 30_000;
 /** `serve()`: largest request head in bytes (HTTP/1.1 `maxHeaderSize`, HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE). */
 export const DEFAULT_MAX_HEADER_SIZE = 16_384;
 
+/**
+ * HTTP/1.1 requests that may wait on one connection behind the answer being written (pipelined,
+ * RFC 9112 §9.3.2). Each starts only once the answers before it are written (node/connection-turn.ts),
+ * and Node parses on meanwhile, so each one waiting holds its parsed head and up to 16 KiB of its
+ * body; the next one closes the connection (rule `pipeline-too-deep`). Clients that pipeline at
+ * all send a handful; the official SDKs and browsers send none.
+ */
+export const MAX_PIPELINED_REQUESTS = 64;
+
 /** `serve()`: open connections at once (both protocols, counted before the sniff); more are closed on accept. */
 export const DEFAULT_MAX_CONNECTIONS = 1_024;
 

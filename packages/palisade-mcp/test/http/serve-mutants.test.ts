@@ -276,18 +276,6 @@ describe("the answer to what Node's parser refuses", () => {
         `content-length: ${MALFORMED_BODY.length}\r\nconnection: close\r\n\r\n${MALFORMED_BODY}`,
     );
   });
-
-  test('a malformed request after an answered one on the same connection gets no second answer', async () => {
-    served = await serve(basicServer(), { ...ADMIT });
-    const client = new RawClient(served.port);
-    client.send(post(LIST.body, LIST.headers));
-    const first = await client.response();
-    expect(first.status).toBe(200);
-    const answered = client.text();
-    client.send('POST /mcp HTTP/1.1 EXTRA\r\nHost: 127.0.0.1\r\n\r\n');
-    await client.closed;
-    expect(client.text()).toBe(answered);
-  });
 });
 
 describe('serve() binding', () => {

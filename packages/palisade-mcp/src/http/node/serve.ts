@@ -26,9 +26,7 @@ import {
 } from '../../limits.js';
 import { isPlainObject, refuseUnknownKeys, requireInteger, requireString } from '../../options.js';
 import type { Server } from '../../server.js';
-import { refusalLog } from '../../telemetry/transport-log.js';
 import { HTTP_KEYS } from '../http-options.js';
-import { answerClientError } from './client-error.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
 import { sniff } from './protocol-sniff.js';
 import { checkTlsOptions, createTlsListener, type ServeTlsOptions } from './serve-tls.js';
@@ -176,6 +174,11 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
       requestTimeout: settings.requestTimeoutMs,
       // Node checks both deadlines on this interval (default 30 s), so a short deadline needs a short tick.
       connectionsCheckingInterval: Math.min(1_000, settings.headersTimeoutMs),
+      // A request without Host reaches the handler, which refuses it by name; Node's is a bare 400.
+      requireHostHeader: false,
+      // Strict whatever the process says: `--insecure-http-parser` would admit the framing
+      // ambiguities (Content-Length beside Transfer-Encoding, obs-fold) that smuggling is made of.
+      insecureHTTPParser: false,
     },
     handler,
   );
@@ -183,10 +186,8 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
   // repeated Mcp-* line past the limit is still seen; maxHeaderSize bounds the bytes.
   http1.maxHeadersCount = 0;
   http1.keepAliveTimeout = settings.keepAliveTimeoutMs;
-  http1.on('checkContinue', handler.checkContinue);
-  // The handler above has checked onLog and logger already.
-  const onLog = refusalLog(options.onLog, options.logger);
-  http1.on('clientError', (error: Error, socket) => answerClientError(error, socket, onLog));
+  // Malformed requests, Expect, CONNECT and 100-continue get Palisade's answers, not Node's own.
+  handler.attach(http1);
   // The HTTP/1.1 server never listens; 'listening' is what starts its deadline checks.
   http1.emit('listening');
 
@@ -201,7 +202,7 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
     },
     handler,
   );
-  http2.on('checkContinue', handler.checkContinue);
+  handler.attach(http2);
   http2.on('session', (session) => {
     sessions.add(session);
     // Stryker disable next-line StringLiteral,ArrowFunction: close() then destroys a closed session, a no-op
