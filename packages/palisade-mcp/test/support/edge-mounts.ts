@@ -14,7 +14,7 @@ import Fastify from 'fastify';
 import type { HttpHandlerOptions, HttpLogEvent } from '../../src/http/http-options.js';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { hostAllowList } from '../../src/http/node/host-allow-list.js';
-import { serve } from '../../src/http/node/serve.js';
+import { type ServeOptions, serve } from '../../src/http/node/serve.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
 import { modernRequest, post } from './http-peer.js';
 
@@ -107,7 +107,12 @@ export interface EdgeMount {
   close(): Promise<void>;
 }
 
-export type MountName = 'serve()' | 'node:http' | 'Express 5' | 'Fastify 5';
+/**
+ * `node:http` is the handler in a server of its own, attached (`handler.attach`), made with
+ * `requireHostHeader: false` as docs/http.md shows; `node:http, plain` is `createServer(handler)`
+ * and nothing else, for what Node answers on its own.
+ */
+export type MountName = 'serve()' | 'node:http' | 'node:http, plain' | 'Express 5' | 'Fastify 5';
 
 export const MOUNTS: readonly MountName[] = ['serve()', 'node:http', 'Express 5', 'Fastify 5'];
 
@@ -119,11 +124,12 @@ export async function mountAt(
   name: MountName,
   record: HostRecord,
   options: Partial<HttpHandlerOptions> = {},
+  serveOptions: Partial<ServeOptions> = {},
 ): Promise<EdgeMount> {
   const server = recordingHost(record);
   const handlerOptions = { ...recordingOptions(record), ...options };
   if (name === 'serve()') {
-    const served = await serve(server, handlerOptions);
+    const served = await serve(server, { ...handlerOptions, ...serveOptions });
     return { port: served.port, close: () => served.close() };
   }
   const handler = createHttpHandler(server, handlerOptions);
@@ -157,7 +163,10 @@ export async function mountAt(
     app.all('/mcp', handler);
     listener = app as unknown as typeof listener;
   }
-  const http = handler.attach(createHttpServer(listener));
+  const http =
+    name === 'node:http, plain'
+      ? createHttpServer(listener)
+      : handler.attach(createHttpServer({ requireHostHeader: name !== 'node:http' }, listener));
   http.listen(0, '127.0.0.1');
   await once(http, 'listening');
   const address = http.address();

@@ -1,11 +1,13 @@
 /**
  * What Node's HTTP/1.1 parser refuses before any handler runs: a malformed request line or header,
  * a head over `maxHeaderSize`, a head or request past its deadline, data sent after the client's
- * own `Connection: close`. Node answers these itself (a bare 400, 431, 413 or 408, or nothing) and
- * tells nobody; here each is a named refusal with a JSON-RPC body, published and logged like every
- * other (raw-refusal.ts), so an operator alerting on attack patterns sees these too. It is written
- * whenever no answer is being written on the connection: after a served request on a kept-alive
- * connection as on a fresh one, and after the answers to requests parsed before the bad one.
+ * own `Connection: close`. Node answers these itself (a bare 400, 431, 413 or 408) and tells
+ * nobody, even writing over an answer in flight; here each is a named refusal with a JSON-RPC body,
+ * published and logged like every other (raw-refusal.ts), so an operator alerting on attack
+ * patterns sees these too. It is written whenever no answer is being written on the connection:
+ * after a served request on a kept-alive connection as on a fresh one, and after the answers to
+ * requests parsed before the bad one; never after an answer that closed the connection, which was
+ * its last (so bytes sent after the client's own close get nothing, as RFC 9112 §9.6 has it).
  * A reset, or a connection closed mid-request, is the client leaving, not a refusal.
  */
 import type { Duplex } from 'node:stream';
@@ -29,10 +31,6 @@ const BY_CODE: Readonly<Record<string, HttpRefusal>> = Object.freeze({
     413,
     'Invalid request: chunk extensions too large',
   ),
-  // llhttp refuses bytes after a request that said `Connection: close` (or an HTTP/1.0 request
-  // without keep-alive): the answer to that request is the connection's last, so this is never
-  // written, only published.
-  HPE_CLOSED_CONNECTION: refusal('data-after-close', 400, 'Invalid request: data after Connection: close'),
 });
 const LEAVING = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 const MALFORMED = refusal('malformed-request', 400, 'Invalid request: malformed HTTP request');

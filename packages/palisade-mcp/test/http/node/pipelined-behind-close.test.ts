@@ -5,7 +5,12 @@
  * write of a refused request followed by valid `tools/call`s, and what is counted is what the host
  * ran: `authorize` calls and tool runs, on every mount docs/mounts.md shows for the node handler.
  */
+import { once } from 'node:events';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { afterEach, describe, expect, test } from 'vitest';
+import { hostAllowList } from '../../../src/http/node/host-allow-list.js';
 import { SSE_DRAIN_TIMEOUT_MS } from '../../../src/limits.js';
 import {
   call,
@@ -97,5 +102,32 @@ describe('serve(): what a request behind a close leaves behind', () => {
     });
     expect(published).toEqual([{ rule: 'origin-not-allowed', status: 403, code: -32600 }]);
     expect(record.logged).toEqual([{ kind: 'refusal', rule: 'origin-not-allowed', status: 403 }]);
+  });
+});
+
+describe('Express 5: the routes behind hostAllowList()', () => {
+  test('an Express route behind hostAllowList() never runs for a request pipelined behind its 421', {
+    tags: ['threat-model'],
+  }, async () => {
+    const ran: string[] = [];
+    const app = express();
+    app.use(hostAllowList());
+    app.post('/other', (_req, res) => {
+      ran.push('other');
+      res.end('other');
+    });
+    const http = createHttpServer(app as unknown as RequestListener);
+    http.listen(0, '127.0.0.1');
+    await once(http, 'listening');
+    const { port } = http.address() as AddressInfo;
+    try {
+      const other = 'POST /other HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n';
+      const client = await sendAll(port, other.replace('127.0.0.1', 'evil.example') + other.repeat(20));
+      expect(statusLines(client.text())).toEqual(['HTTP/1.1 421 Misdirected Request']);
+      expect(ran).toEqual([]);
+    } finally {
+      http.closeAllConnections();
+      http.close();
+    }
   });
 });
