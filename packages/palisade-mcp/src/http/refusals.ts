@@ -4,7 +4,7 @@
  * the connection rather than read (or drain) a body on the caller's behalf.
  */
 import { channel } from 'node:diagnostics_channel';
-import { MAX_MESSAGE_BYTES, MAX_PIPELINED_REQUESTS } from '../limits.js';
+import { MAX_HEADER_LINES, MAX_MESSAGE_BYTES, MAX_PIPELINED_REQUESTS } from '../limits.js';
 
 import { HTTP_REFUSAL_CHANNEL } from '../telemetry/channel-names.js';
 
@@ -43,6 +43,13 @@ export const REFUSALS = Object.freeze({
     'Invalid request: Host disagrees with the request target',
   ),
   hostNotAllowed: early('host-not-allowed', 421, -32600, 'Invalid request: Host not allowed'),
+  // More header lines than MAX_HEADER_LINES: refused before any check reads one of them.
+  headLines: early(
+    'head-too-many-lines',
+    431,
+    -32600,
+    `Invalid request: the request head has more than ${MAX_HEADER_LINES} header lines`,
+  ),
   // HTTP/1.1 without Host: RFC 9112 §3.2 has a server answer 400. Node answers a bare 400 itself
   // unless its server is made with `requireHostHeader: false`, as serve() makes it.
   hostMissing: early('host-missing', 400, -32600, 'Invalid request: an HTTP/1.1 request must carry Host'),

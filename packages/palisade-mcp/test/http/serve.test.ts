@@ -282,21 +282,6 @@ describe('serve() on its defaults', () => {
     expect(client.text()).toBe('');
   });
 
-  test('a head of 2,100 lines keeps its last line: a repeated Mcp-Method at the end is refused 400', {
-    tags: ['threat-model'],
-  }, async () => {
-    const filler: Record<string, unknown> = {};
-    for (let index = 0; index < 2_100; index += 1) filler[`x${index}`] = '1';
-    const reply = await exchange(
-      served.port,
-      // A second key differing in case only: a second Mcp-Method line, after the 2,100.
-      post(ECHO.body, { ...ECHO.headers, ...filler, 'mcp-method': 'tools/call' }),
-    );
-    expect(reply.status).toBe(400);
-    expect(JSON.parse(reply.body)).toMatchObject({ error: { code: -32020 } });
-    reply.client.end();
-  });
-
   test('a request head over 16,384 bytes is refused 431 and one under it is served', {
     tags: ['threat-model'],
   }, async () => {

@@ -4,6 +4,7 @@
  * costs anything, and everything decided before the body is read closes the connection without
  * reading it:
  *
+ *   0. at most MAX_HEADER_LINES header lines (431)
  *   1. Host (421; two Host lines 400)     5. Accept admits application/json (406)
  *   2. Origin (403)                       6. Content-Type application/json (415)
  *   3. method POST (405, Allow: POST)     7. Content-Length present, no Transfer-Encoding (411), ≤ 1 MiB (413)
@@ -42,7 +43,7 @@ import {
 } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
-import { MAX_MESSAGE_BYTES } from '../../limits.js';
+import { MAX_HEADER_LINES, MAX_MESSAGE_BYTES } from '../../limits.js';
 import type { Server } from '../../server.js';
 import { runAuthorize, type Verdict } from '../authorize.js';
 import type { BodyRead } from '../body-bytes.js';
@@ -143,6 +144,12 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
       else writeRefusal(res, REFUSALS.transportFault);
     };
     try {
+      // Before any check indexes them: a line a server dropped past its count would hide from them all.
+      if (req.rawHeaders.length > 2 * MAX_HEADER_LINES) {
+        reportRefusal(checked.onLog, { refusal: REFUSALS.headLines });
+        writeRefusal(res, REFUSALS.headLines);
+        return;
+      }
       new NodeExchange(server, checked, cors, req, res, invite).start()?.catch(fail);
     } catch (cause) {
       // Answered a microtask later, as a rejection would be: what a front already wrote is

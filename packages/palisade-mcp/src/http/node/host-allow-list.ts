@@ -13,6 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Http2ServerRequest } from 'node:http2';
 import { invalidOption } from '../../errors.js';
+import { MAX_HEADER_LINES } from '../../limits.js';
 import { isPlainObject, refuseUnknownKeys } from '../../options.js';
 import { indexHeaders } from '../headers/index.js';
 import { checkAuthority, checkHost } from '../host-origin.js';
@@ -53,6 +54,12 @@ function checkOptions(options: unknown): ReadonlySet<string> {
 export function hostAllowList(options?: HostAllowListOptions): HostAllowListMiddleware {
   const allowed = checkOptions(options);
   const judge = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
+    // A second Host past the lines its server keeps would be invisible: as the handler, refuse first.
+    if (req.rawHeaders.length > 2 * MAX_HEADER_LINES) {
+      publishRefusal(REFUSALS.headLines);
+      writeRefusal(res, REFUSALS.headLines);
+      return;
+    }
     const headers = indexHeaders(req.rawHeaders);
     // Over HTTP/2 (node:http2's compatibility API) the target is `:authority` and `host` is
     // usually absent: judged as the handler judges it, a `host` that disagrees is refused 400.

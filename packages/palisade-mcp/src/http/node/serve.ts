@@ -182,8 +182,8 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
     },
     handler,
   );
-  // Node drops header lines past 2,000 by default (maxHeadersCount); 0 keeps all of them, so a
-  // repeated Mcp-* line past the limit is still seen; maxHeaderSize bounds the bytes.
+  // Node drops header lines past 1,023 pairs by default, silently; 0 keeps them all, so the handler
+  // counts every line against MAX_HEADER_LINES, and maxHeaderSize bounds their bytes.
   http1.maxHeadersCount = 0;
   http1.keepAliveTimeout = settings.keepAliveTimeoutMs;
   // Malformed requests, Expect, CONNECT and 100-continue get Palisade's answers, not Node's own.
