@@ -70,6 +70,9 @@ export const REFUSALS = Object.freeze({
     `Too many requests pipelined on one connection: more than ${MAX_PIPELINED_REQUESTS} waiting`,
   ),
   originNotAllowed: early('origin-not-allowed', 403, -32600, 'Invalid request: Origin not allowed'),
+  // `serve({ http2: false })` and a connection opening with the HTTP/2 preface: answered in
+  // HTTP/2's own terms (SETTINGS, then GOAWAY(HTTP_1_1_REQUIRED)), so no JSON-RPC body: code 0.
+  http2NotServed: early('http2-not-served', 505, 0, 'HTTP/2 is not served on this port'),
   // Node's HTTP/1.1 parser accepts any HTTP/d.d request line; only 1.0 and 1.1 are HTTP/1.
   httpVersion: early('http-version', 505, -32600, 'Invalid request: HTTP version not supported'),
   notFound: early('path-not-found', 404, -32600, 'Invalid request: no MCP endpoint at this path'),

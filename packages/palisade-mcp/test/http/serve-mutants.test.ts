@@ -262,10 +262,6 @@ describe('the first byte of a plaintext connection', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toBe(MALFORMED_BODY);
   });
-
-  test('a lower-case first byte is neither protocol: the connection is closed unanswered', async () => {
-    expect(await untilClosed('get /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')).toBe('');
-  });
 });
 
 describe("the answer to what Node's parser refuses", () => {

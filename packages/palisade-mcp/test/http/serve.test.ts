@@ -14,7 +14,6 @@ import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const ECHO = modernRequest(7, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
-const PREFACE = 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n';
 
 interface H2Reply {
   readonly status: number;
@@ -273,15 +272,6 @@ describe('serve() on its defaults', () => {
     client.end();
   });
 
-  test('bytes that are neither HTTP/1.1 nor the preface close the connection unanswered', {
-    tags: ['threat-model'],
-  }, async () => {
-    const client = new RawClient(served.port);
-    client.send(Buffer.from([0x16, 0x03, 0x01]));
-    await client.closed;
-    expect(client.text()).toBe('');
-  });
-
   test('a request head over 16,384 bytes is refused 431 and one under it is served', {
     tags: ['threat-model'],
   }, async () => {
@@ -375,20 +365,6 @@ describe('serve() settings', () => {
     const right = await h2Request(session);
     expect([other.status, right.status]).toEqual([404, 200]);
     session.close();
-    await served.close();
-  });
-
-  test('http2: false closes a connection that sends the preface, and HTTP/1.1 is still served', {
-    tags: ['threat-model'],
-  }, async () => {
-    const served = await serving({ http2: false });
-    const client = new RawClient(served.port);
-    client.send(PREFACE);
-    await client.closed;
-    expect(client.text()).toBe('');
-    const reply = await exchange(served.port, post(ECHO.body, ECHO.headers));
-    expect(reply.status).toBe(200);
-    reply.client.end();
     await served.close();
   });
 

@@ -26,7 +26,11 @@ import {
 } from '../../limits.js';
 import { isPlainObject, refuseUnknownKeys, requireInteger, requireString } from '../../options.js';
 import type { Server } from '../../server.js';
+import { guardedHook } from '../../telemetry/guarded-hook.js';
+import { type HttpLogEvent, refusalLog } from '../../telemetry/transport-log.js';
+import { reportRefusal } from '../exchange-steps.js';
 import { HTTP_KEYS } from '../http-options.js';
+import { REFUSALS } from '../refusals.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
 import { sniff } from './protocol-sniff.js';
 import { checkTlsOptions, createTlsListener, type ServeTlsOptions } from './serve-tls.js';
@@ -41,7 +45,10 @@ export interface ServeOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
   readonly host?: string;
   /** Port to bind. Default 0: the system picks a free one, read back from the result. */
   readonly port?: number;
-  /** Serve HTTP/2 (by prior knowledge, or by ALPN over TLS). Default true; false closes a preface. */
+  /**
+   * Serve HTTP/2 (by prior knowledge, or by ALPN over TLS). Default true; false answers the preface
+   * with GOAWAY(HTTP_1_1_REQUIRED) and closes the connection.
+   */
   readonly http2?: boolean;
   /** Certificate and key: the port then speaks HTTPS, HTTP/2 or HTTP/1.1 as ALPN settles. */
   readonly tls?: ServeTlsOptions;
@@ -149,6 +156,26 @@ function checkSettings(options: Record<string, unknown>): Settings {
   return settings;
 }
 
+/**
+ * RFC 9113 §3.4 and §7: the server's preface (an empty SETTINGS frame), then GOAWAY naming no
+ * stream and HTTP_1_1_REQUIRED, which tells an HTTP/2 client to come back over HTTP/1.1.
+ */
+const HTTP2_NOT_SERVED = Buffer.from([
+  ...[0, 0, 0, 0x04, 0, 0, 0, 0, 0],
+  ...[0, 0, 8, 0x07, 0, 0, 0, 0, 0],
+  ...[0, 0, 0, 0],
+  ...[0, 0, 0, 0x0d],
+]);
+
+/** `http2: false`: a connection opening with the HTTP/2 preface is told so in HTTP/2, then closed. */
+function refuseHttp2(socket: Socket, onLog: (event: HttpLogEvent) => void): void {
+  reportRefusal(onLog, { refusal: REFUSALS.http2NotServed });
+  // Stryker disable next-line StringLiteral: a reset racing the close is nobody's to hear
+  socket.on('error', () => {});
+  socket.end(HTTP2_NOT_SERVED);
+  socket.destroySoon();
+}
+
 export async function serve(server: Server, options: ServeOptions): Promise<Serving> {
   if (!isPlainObject(options)) throw invalidOption('serve options', 'must be a plain object');
   refuseUnknownKeys(options, [...HTTP_KEYS, ...SERVE_KEYS], '');
@@ -166,6 +193,8 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
   // A listening server owns every path: only the endpoint is MCP, the rest is 404.
   if (options.path === undefined) handlerOptions['path'] = DEFAULT_SERVE_PATH;
   const handler = createHttpHandler(server, handlerOptions as unknown as HttpHandlerOptions);
+  // Checked by the handler just now; for what serve() refuses before either HTTP server runs.
+  const onLog = guardedHook('onLog', refusalLog(options.onLog, options.logger));
 
   const http1 = createHttp1Server(
     {
@@ -245,9 +274,7 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
           // them to no listener first and the session would see no preface.
           http2.emit('connection', socket);
         } else if (verdict === 'http2') {
-          // Stryker disable next-line StringLiteral: destroy() without an error emits no 'error'
-          socket.on('error', () => {});
-          socket.destroy();
+          refuseHttp2(socket, onLog);
         }
       });
     });
