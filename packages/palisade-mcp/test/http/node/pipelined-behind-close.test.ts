@@ -41,10 +41,12 @@ const TWENTY_CALLS = Array.from({ length: 20 }, (_, index) =>
  * write, with the status the client reads and how many `authorize` calls answering it takes.
  */
 const REFUSED_FIRST: ReadonlyArray<readonly [string, string, number, number]> = [
+  ['a Host not allowed', call(100, 'record', {}, { Host: 'evil.example' }), 421, 0],
   ['a foreign Origin', call(100, 'record', {}, { Origin: 'http://evil.example' }), 403, 0],
   ['no Host line', call(100, 'record', {}, { Host: undefined }), 400, 0],
   ['a Content-Type other than JSON', call(100, 'record', {}, { 'Content-Type': 'text/plain' }), 415, 1],
   ['an authorize refusal', call(100, 'record', {}, { 'X-Refuse': '1' }), 401, 1],
+  ['an Accept without JSON', call(100, 'record', {}, { Accept: 'text/html' }), 406, 1],
   ['a GET', post('', { 'Content-Length': undefined }, 'GET'), 405, 0],
 ];
 
@@ -86,6 +88,23 @@ describe.each(MOUNTS)('mounted as %s', (mount) => {
     expect(record.ran).toEqual(['record 1']);
     expect(record.authorized).toHaveLength(1);
   });
+});
+
+describe('serve(), which answers MCP at /mcp only', () => {
+  test.each([
+    ['a path other than /mcp', call(100, 'record').replace('POST /mcp ', 'POST /other '), 404, 0],
+  ] as const)(
+    'twenty calls pipelined behind %s are never run: the client reads one answer and the connection closes',
+    { tags: ['threat-model'] },
+    async (_name, refused, status, authorizeCalls) => {
+      const record: HostRecord = newRecord();
+      mounted = await mountAt('serve()', record);
+      const client = await sendAll(mounted.port, refused + TWENTY_CALLS);
+      expect(statusLines(client.text())).toEqual([`HTTP/1.1 ${status} Not Found`]);
+      expect(record.ran).toEqual([]);
+      expect(record.authorized).toHaveLength(authorizeCalls);
+    },
+  );
 });
 
 describe('serve(): what a request behind a close leaves behind', () => {
