@@ -4,7 +4,15 @@
  * and after the answer to a request pipelined before it, never over that answer.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { call, type EdgeMount, MOUNTS, mountAt, newRecord, statusLines } from '../../support/edge-mounts.js';
+import {
+  call,
+  type EdgeMount,
+  MOUNTS,
+  mountAt,
+  newRecord,
+  publishedDuring,
+  statusLines,
+} from '../../support/edge-mounts.js';
 import { RawClient } from '../../support/http-peer.js';
 
 let mounted: EdgeMount | undefined;
@@ -90,4 +98,31 @@ describe('serve(): the same bytes on a fresh connection', () => {
       expect(client.text().endsWith(`\r\n\r\n${body}`)).toBe(true);
     },
   );
+});
+
+describe('serve(): a second head that stalls', () => {
+  test('after a served request, a second head not complete within headersTimeoutMs: 500 is answered 408 head-timeout by name', {
+    tags: ['threat-model'],
+  }, async () => {
+    const record = newRecord();
+    mounted = await mountAt('serve()', record, {}, { headersTimeoutMs: 500 });
+    const port = mounted.port;
+    let text = '';
+    const published = await publishedDuring(async () => {
+      const client = new RawClient(port);
+      client.send(call(1, 'record', { n: 1 }));
+      expect((await client.response()).status).toBe(200);
+      client.send('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      await client.closed;
+      text = client.text();
+    });
+    const answer = secondAnswer(text);
+    expect(answer.statusLine).toBe('HTTP/1.1 408 Request Timeout');
+    expect(answer.head).toContain('connection: close');
+    expect(answer.body).toBe(
+      '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request: the request did not arrive in time"}}',
+    );
+    expect(published).toEqual([{ rule: 'head-timeout', status: 408, code: -32600 }]);
+    expect(record.ran).toEqual(['record 1']);
+  });
 });
