@@ -4,9 +4,14 @@
  * answer: served, or refused by name. RFC 9112 §2.2: a server SHOULD ignore at least one empty
  * line (CRLF) before the request line; llhttp ignores any number, and a bare LF too.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect as tlsConnect } from 'node:tls';
 import { afterEach, describe, expect, test } from 'vitest';
 import { call, type EdgeMount, mountAt, newRecord, publishedDuring } from '../../support/edge-mounts.js';
 import { RawClient } from '../../support/http-peer.js';
+import { makeCertificate } from '../../support/tls-certificate.js';
 
 let mounted: EdgeMount | undefined;
 afterEach(async () => {
@@ -90,4 +95,44 @@ describe('serve({ http2: false })', () => {
     const text = await readAll(port, call(1, 'record', { n: 1 }));
     expect(text.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
   });
+});
+
+describe('serve({ tls }): ALPN decides, not the first bytes', () => {
+  test.each([
+    ['http2: false', false],
+    ['http2: true', true],
+  ] as const)(
+    'with %s, the HTTP/2 preface on a connection ALPN settled as http/1.1 is answered 400 malformed-request by name',
+    {
+      tags: ['threat-model'],
+    },
+    async (_name, http2) => {
+      const dir = mkdtempSync(join(tmpdir(), 'palisade-first-bytes-'));
+      try {
+        const { key, cert } = makeCertificate(dir, 'server');
+        const record = newRecord();
+        mounted = await mountAt('serve()', record, {}, { tls: { key, cert }, http2 });
+        const port = mounted.port;
+        let text = '';
+        const published = await publishedDuring(async () => {
+          const socket = tlsConnect({ host: '127.0.0.1', port, ca: cert, ALPNProtocols: ['http/1.1'] });
+          socket.on('error', () => {});
+          socket.setEncoding('latin1');
+          socket.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          await new Promise((resolve) => socket.once('secureConnect', resolve));
+          expect(socket.alpnProtocol).toBe('http/1.1');
+          socket.write('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+          await new Promise((resolve) => socket.once('close', resolve));
+        });
+        expect(text.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
+        expect(text.endsWith(`\r\n\r\n${MALFORMED_BODY}`)).toBe(true);
+        expect(published).toEqual([{ rule: 'malformed-request', status: 400, code: -32600 }]);
+        expect(record.authorized).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -5,13 +5,19 @@
  * code and a message naming the rule, the refusal channel event, the log line, and no host code run.
  * The plain mount (`createServer(handler)` alone) shows what Node answers instead.
  */
+import { once } from 'node:events';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
+import { createHttpHandler } from '../../../src/http/node/handler.js';
 import {
   call,
   type EdgeMount,
   mountAt,
   newRecord,
   publishedDuring,
+  recordingHost,
+  recordingOptions,
   statusLines,
   wait,
 } from '../../support/edge-mounts.js';
@@ -253,5 +259,37 @@ describe('mounted plainly: createServer(handler) with nothing attached', () => {
     );
     expect(text).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     expect(published).toEqual([]);
+  });
+});
+
+describe('a host that sets Node’s maxRequestsPerSocket', () => {
+  test('Node answers the request past maxRequestsPerSocket itself: a bare 503 after the answer that said close, no host code run', {
+    tags: ['threat-model'],
+  }, async () => {
+    const record = newRecord();
+    const handler = createHttpHandler(recordingHost(record), recordingOptions(record));
+    const http = handler.attach(createHttpServer({ requireHostHeader: false }, handler));
+    http.maxRequestsPerSocket = 1;
+    http.listen(0, '127.0.0.1');
+    await once(http, 'listening');
+    try {
+      const { port } = http.address() as AddressInfo;
+      let text = '';
+      const published = await publishedDuring(async () => {
+        const client = new RawClient(port);
+        client.send(call(1, 'record', { n: 1 }) + call(2, 'record', { n: 2 }));
+        await client.until((received) => received.endsWith('\r\n0\r\n\r\n'));
+        text = client.text();
+        client.end();
+      });
+      expect(statusLines(text)).toEqual(['HTTP/1.1 200 OK', 'HTTP/1.1 503 Service Unavailable']);
+      expect(text).toMatch(/Connection: close\r\n\r\n\{"jsonrpc":"2\.0","id":1,/);
+      expect(published).toEqual([]);
+      expect(record.ran).toEqual(['record 1']);
+      expect(record.authorized).toHaveLength(1);
+    } finally {
+      http.closeAllConnections();
+      http.close();
+    }
   });
 });
