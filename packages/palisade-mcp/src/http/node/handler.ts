@@ -62,6 +62,7 @@ import {
   checkAuthority,
   checkHost,
   originAllowed,
+  refusedHostReason,
   targetAuthority,
   targetDisagrees,
   targetPath,
@@ -271,8 +272,10 @@ class NodeExchange {
     // An absolute-form target (`POST http://evil.example/mcp`) is the host the RFC says to use.
     if (!http2 && targetDisagrees(targetAuthority(req.url), headers)) return this.refuse(REFUSALS.hostTarget);
     // HTTP/1.0 may leave Host out; then only a listed name is judged, and there is none.
-    if (host === 'not-allowed' || (host === 'missing' && options.allowedHosts !== undefined))
-      return this.refuse(REFUSALS.hostNotAllowed);
+    if (host === 'not-allowed' || (host === 'missing' && options.allowedHosts !== undefined)) {
+      const refused = http2 && typeof authority === 'string' ? authority : valuesOf(headers, 'host')[0];
+      return this.refuse(REFUSALS.hostNotAllowed, {}, refusedHostReason(refused));
+    }
     if (!originAllowed(headers, options.allowedOrigins)) return this.refuse(REFUSALS.originNotAllowed);
     if (cors !== undefined) {
       // The origin is ours (or absent): from here every answer, refusals and streams included, is
@@ -301,7 +304,8 @@ class NodeExchange {
         return writePreflight(res, verdict.headers, bodyDeclared);
       }
     }
-    if (req.method !== 'POST') return this.refuse(REFUSALS.method, { allow: 'POST' });
+    if (req.method !== 'POST')
+      return this.refuse(req.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
 
     const request = authorizeRequest(req);
     this.request = request;
