@@ -18,7 +18,12 @@ const test = 'packages/palisade-mcp/test';
 // instrumented work that every mutant of the body readers would repeat, for a bound (memory) that
 // the readers' functional tests already pin byte for byte.
 // The adversarial tests (test/adversarial) attack the transport from outside, in this process.
-const httpTests = [`${test}/http/!(progress-rate|body-memory).test.ts`, `${test}/adversarial/*.test.ts`];
+// test/http/node holds the connection's edge: raw sockets against every mount, serve() included.
+const httpTests = [
+  `${test}/http/!(progress-rate|body-memory).test.ts`,
+  `${test}/http/node/*.test.ts`,
+  `${test}/adversarial/*.test.ts`,
+];
 
 /** @type {Record<string, { mutate: string[], tests: string[], coverageAnalysis: 'perTest' | 'off' }>} */
 export const groups = {
@@ -70,6 +75,10 @@ export const groups = {
     mutate: [
       `${src}/http/node/handler.ts`,
       `${src}/http/node/request.ts`,
+      // What handler.attach() answers without a request, and when a pipelined request starts.
+      `${src}/http/node/client-error.ts`,
+      `${src}/http/node/raw-refusal.ts`,
+      `${src}/http/node/connection-turn.ts`,
       `${src}/http/node/index.ts`,
       `${src}/http/exchange-steps.ts`,
       `${src}/http/refusals.ts`,
@@ -123,7 +132,6 @@ export const groups = {
       `${src}/http/node/routes.ts`,
       `${src}/http/node/protocol-sniff.ts`,
       `${src}/http/node/session-guard.ts`,
-      `${src}/http/node/client-error.ts`,
     ],
     tests: [
       `${test}/http/serve*.test.ts`,
@@ -132,6 +140,7 @@ export const groups = {
       `${test}/http/origin-mutants.test.ts`,
       `${test}/http/handler-mutants.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
+      `${test}/http/node/*.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

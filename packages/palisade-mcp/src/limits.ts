@@ -213,6 +213,26 @@ export const DEFAULT_CONNECTION_TIMEOUT_MS = 30_000;
 /** `serve()`: largest request head in bytes (HTTP/1.1 `maxHeaderSize`, HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE). */
 export const DEFAULT_MAX_HEADER_SIZE = 16_384;
 
+/**
+ * Header lines (fields, HTTP/2 pseudo-headers included) a request may carry; one more is refused
+ * 431 (rule `head-too-many-lines`) before any check reads them. Set below what Node's HTTP/1.1
+ * server keeps by default (it drops every line past 1,023 name–value pairs without a word), so a
+ * repeated Host or `Mcp-*` line can never be hidden past the lines a server keeps, whatever its
+ * `maxHeadersCount`, short of one set below this. It also bounds the work of reading a head that
+ * `maxHeaderSize` lets through: Node counts only names and values, so 16,384 bytes of them can come
+ * as 16,000 lines of `a:` (64 KiB on the wire).
+ */
+export const MAX_HEADER_LINES = 1_000;
+
+/**
+ * HTTP/1.1 requests that may wait on one connection behind the answer being written (pipelined,
+ * RFC 9112 §9.3.2). Each starts only once the answers before it are written (node/connection-turn.ts),
+ * and Node parses on meanwhile, so each one waiting holds its parsed head and up to 16 KiB of its
+ * body; the next one closes the connection (rule `pipeline-too-deep`). Clients that pipeline at
+ * all send a handful; the official SDKs and browsers send none.
+ */
+export const MAX_PIPELINED_REQUESTS = 64;
+
 /** `serve()`: open connections at once (both protocols, counted before the sniff); more are closed on accept. */
 export const DEFAULT_MAX_CONNECTIONS = 1_024;
 

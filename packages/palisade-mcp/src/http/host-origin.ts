@@ -9,7 +9,8 @@ import { quoted } from '../quote.js';
 import { asciiLowerCase, type HeaderIndex, trimOws, valuesOf } from './headers/index.js';
 import { normalizeHostName } from './http-options.js';
 
-export type HostVerdict = 'ok' | 'repeated' | 'not-allowed';
+/** `missing`: no Host line at all, which HTTP/1.1 forbids (RFC 9112 §3.2) and HTTP/1.0 allows. */
+export type HostVerdict = 'ok' | 'repeated' | 'not-allowed' | 'missing';
 
 /** What may follow the name in `Host`: nothing, or `:` and a port of 1 to 5 digits. */
 const PORT = /^:[0-9]{1,5}$/;
@@ -76,9 +77,9 @@ export function targetDisagrees(authority: string | undefined, headers: HeaderIn
 export function checkHost(headers: HeaderIndex, allowed: ReadonlySet<string> | undefined): HostVerdict {
   const values = valuesOf(headers, 'host');
   if (values.length > 1) return 'repeated';
-  if (allowed === undefined) return 'ok';
   const value = values[0];
-  if (value === undefined) return 'not-allowed';
+  if (value === undefined) return 'missing';
+  if (allowed === undefined) return 'ok';
   return allowed.has(hostName(value)) ? 'ok' : 'not-allowed';
 }
 
@@ -90,7 +91,7 @@ export function checkAuthority(
   authority: string | undefined,
   headers: HeaderIndex,
   allowed: ReadonlySet<string> | undefined,
-): HostVerdict | 'mismatch' {
+): Exclude<HostVerdict, 'missing'> | 'mismatch' {
   const hosts = valuesOf(headers, 'host');
   if (hosts.length > 1) return 'repeated';
   const host = hosts[0];

@@ -4,7 +4,7 @@
  * the connection rather than read (or drain) a body on the caller's behalf.
  */
 import { channel } from 'node:diagnostics_channel';
-import { MAX_MESSAGE_BYTES } from '../limits.js';
+import { MAX_HEADER_LINES, MAX_MESSAGE_BYTES, MAX_PIPELINED_REQUESTS } from '../limits.js';
 
 import { HTTP_REFUSAL_CHANNEL } from '../telemetry/channel-names.js';
 
@@ -43,7 +43,36 @@ export const REFUSALS = Object.freeze({
     'Invalid request: Host disagrees with the request target',
   ),
   hostNotAllowed: early('host-not-allowed', 421, -32600, 'Invalid request: Host not allowed'),
+  // More header lines than MAX_HEADER_LINES: refused before any check reads one of them.
+  headLines: early(
+    'head-too-many-lines',
+    431,
+    -32600,
+    `Invalid request: the request head has more than ${MAX_HEADER_LINES} header lines`,
+  ),
+  // HTTP/1.1 without Host: RFC 9112 §3.2 has a server answer 400. Node answers a bare 400 itself
+  // unless its server is made with `requireHostHeader: false`, as serve() makes it.
+  hostMissing: early('host-missing', 400, -32600, 'Invalid request: an HTTP/1.1 request must carry Host'),
+  // An Expect naming anything but 100-continue (RFC 9110 §10.1.1); Node's own answer is a bare 417.
+  expectation: early(
+    'expectation-failed',
+    417,
+    -32600,
+    'Invalid request: the only expectation served is 100-continue',
+  ),
+  // More HTTP/1.1 requests waiting behind the answer being written than MAX_PIPELINED_REQUESTS:
+  // never written (answers go out in order, and the ones before it are not done), the connection
+  // is cut, so `code` is 0 as for a cut stream.
+  pipelineTooDeep: early(
+    'pipeline-too-deep',
+    429,
+    0,
+    `Too many requests pipelined on one connection: more than ${MAX_PIPELINED_REQUESTS} waiting`,
+  ),
   originNotAllowed: early('origin-not-allowed', 403, -32600, 'Invalid request: Origin not allowed'),
+  // `serve({ http2: false })` and a connection opening with the HTTP/2 preface: answered in
+  // HTTP/2's own terms (SETTINGS, then GOAWAY(HTTP_1_1_REQUIRED)), so no JSON-RPC body: code 0.
+  http2NotServed: early('http2-not-served', 505, 0, 'HTTP/2 is not served on this port'),
   // Node's HTTP/1.1 parser accepts any HTTP/d.d request line; only 1.0 and 1.1 are HTTP/1.
   httpVersion: early('http-version', 505, -32600, 'Invalid request: HTTP version not supported'),
   notFound: early('path-not-found', 404, -32600, 'Invalid request: no MCP endpoint at this path'),

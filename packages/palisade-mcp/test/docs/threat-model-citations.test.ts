@@ -129,9 +129,24 @@ function ownName(listed: string): string {
   return at === -1 ? listed : listed.slice(at + 3);
 }
 
+/** Each name's matcher and each path's file, made once: the page cites about a thousand tests. */
+const matchers = new Map<string, (listed: string) => boolean>();
+const files = new Map<string, string>();
+
 /** Whether a listed test is the one a citation names. */
 function cites(citation: Citation, entry: Listed): boolean {
-  return entry.file === fileOf(citation.path) && matcher(citation.name)(ownName(entry.name));
+  let file = files.get(citation.path);
+  if (file === undefined) {
+    file = fileOf(citation.path);
+    files.set(citation.path, file);
+  }
+  if (entry.file !== file) return false;
+  let matches = matchers.get(citation.name);
+  if (matches === undefined) {
+    matches = matcher(citation.name);
+    matchers.set(citation.name, matches);
+  }
+  return matches(ownName(entry.name));
 }
 
 describe('the threat-model citation census', () => {

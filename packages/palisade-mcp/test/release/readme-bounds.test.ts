@@ -149,6 +149,8 @@ const CLAIMS: readonly Claim[] = [
   { limit: 'MAX_RUNNING_TASKS', figure: '64', quote: 'At most 64 handlers run as tasks in one process' },
   { limit: 'MAX_TASK_ID_CHARS', figure: '256', quote: 'Task ids are at most 256 characters' },
   { limit: 'MAX_TASK_ID_CHARS', figure: '256', quote: "someone else's or longer than 256 characters" },
+  { limit: 'MAX_HEADER_LINES', figure: '1,000', quote: 'more than 1,000 header lines' },
+  { limit: 'MAX_PIPELINED_REQUESTS', figure: '64', quote: 'At most 64 wait on one connection' },
 ];
 
 /** Constants the README states no figure for (docs/threat-model.md covers them). */

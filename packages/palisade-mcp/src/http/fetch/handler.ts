@@ -125,7 +125,8 @@ async function serveFetch(
   // A runtime builds the URL from an absolute-form target when there is one (@hono/node-server
   // does), else from Host: a URL naming another host than Host is that target (handler.ts).
   if (targetDisagrees(url.host, headers)) return refuse(REFUSALS.hostTarget);
-  if (host === 'not-allowed')
+  // No Host at all: a Request names its host in its URL, so only a listed name is judged.
+  if (host === 'not-allowed' || (host === 'missing' && options.allowedHosts !== undefined))
     return refuse(REFUSALS.hostNotAllowed, {}, refusedHostReason(valuesOf(headers, 'host')[0]));
   if (!originAllowed(headers, options.allowedOrigins)) return refuse(REFUSALS.originNotAllowed);
   const origin = valuesOf(headers, 'origin')[0];

@@ -1,17 +1,19 @@
 /**
  * What Node's HTTP/1.1 parser refuses before any handler runs: a malformed request line or header,
- * a head over `maxHeaderSize`, a head or request past its deadline. Node answers these itself (a
- * bare 400, 431 or 408) and tells nobody; `serve()` answers them the same way, with a JSON-RPC
- * refusal body like every other, and publishes each on the refusal channel, so an operator alerting
- * on attack patterns sees these too. A reset, or a connection closed mid-request, is the client
- * leaving, not a refusal.
+ * a head over `maxHeaderSize`, a head or request past its deadline, data sent after the client's
+ * own `Connection: close`. Node answers these itself (a bare 400, 431, 413 or 408) and tells
+ * nobody, even writing over an answer in flight; here each is a named refusal with a JSON-RPC body,
+ * published and logged like every other (raw-refusal.ts), so an operator alerting on attack
+ * patterns sees these too. It is written whenever no answer is being written on the connection:
+ * after a served request on a kept-alive connection as on a fresh one, and after the answers to
+ * requests parsed before the bad one; never after an answer that closed the connection, which was
+ * its last (so bytes sent after the client's own close get nothing, as RFC 9112 §9.6 has it).
+ * A reset, or a connection closed mid-request, is the client leaving, not a refusal.
  */
-import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { errorResponse } from '../../wire/jsonrpc.js';
 import type { HttpLogEvent } from '../http-options.js';
-import { type HttpRefusal, publishRefusal } from '../refusals.js';
+import type { HttpRefusal } from '../refusals.js';
+import { refuseOnSocket } from './raw-refusal.js';
 
 function refusal(rule: string, status: number, message: string): HttpRefusal {
   return Object.freeze({ rule, status, code: -32600, message, early: true });
@@ -33,7 +35,7 @@ const BY_CODE: Readonly<Record<string, HttpRefusal>> = Object.freeze({
 const LEAVING = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 const MALFORMED = refusal('malformed-request', 400, 'Invalid request: malformed HTTP request');
 
-/** Node's own listener for `clientError` does the same, minus the body and the publishing. */
+/** For `server.on('clientError', ...)`: Node's own listener does the same, minus the body, the name and the order. */
 export function answerClientError(
   error: Error & { readonly code?: string },
   socket: Duplex,
@@ -44,18 +46,5 @@ export function answerClientError(
     socket.destroy();
     return;
   }
-  const refused = (error.code === undefined ? undefined : BY_CODE[error.code]) ?? MALFORMED;
-  publishRefusal(refused);
-  onLog({ kind: 'refusal', rule: refused.rule, status: refused.status });
-  // As Node does: write only on a connection that has written nothing yet, so a refusal never
-  // lands in the middle of an earlier answer still going out.
-  if (socket.writable && (socket as Socket).bytesWritten === 0) {
-    const body = JSON.stringify(errorResponse(undefined, refused.code, refused.message));
-    socket.write(
-      `HTTP/1.1 ${refused.status} ${STATUS_CODES[refused.status]}\r\n` +
-        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-        `connection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
+  refuseOnSocket(socket, (error.code === undefined ? undefined : BY_CODE[error.code]) ?? MALFORMED, onLog);
 }

@@ -4,6 +4,7 @@
  * costs anything, and everything decided before the body is read closes the connection without
  * reading it:
  *
+ *   0. at most MAX_HEADER_LINES header lines (431)
  *   1. Host (421; two Host lines 400)     5. Accept admits application/json (406)
  *   2. Origin (403)                       6. Content-Type application/json (415)
  *   3. method POST (405, Allow: POST)     7. Content-Length present, no Transfer-Encoding (411), ≤ 1 MiB (413)
@@ -21,10 +22,18 @@
  * wants the invitation sent only after checks 1–7 passes `handler.checkContinue` to
  * `server.on('checkContinue', ...)`; Node then calls it instead of writing 100 itself.
  *
+ * Pipelined HTTP/1.1 requests start one at a time, each once the answers before it are written
+ * (connection-turn.ts): a request behind an answer that closes the connection never starts.
+ *
+ * `handler.attach(server)` gives the server Palisade's answers where Node answers on its own,
+ * without calling a handler: a malformed request, an `Expect` other than 100-continue, CONNECT,
+ * and `checkContinue` as above. `serve()` attaches it to both of its servers.
+ *
  * HTTP/2 (`node:http2` compatibility API, as `serve()` mounts it): the Host check reads
  * `:authority` (a disagreeing `host` field is 400); a Content-Length may be absent (DATA frames
  * carry the length), the bytes are then counted as they arrive and the one past 1 MiB is 413.
  */
+import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type IncomingHttpHeaders as Http2Headers,
@@ -33,7 +42,8 @@ import {
   type ServerHttp2Stream,
 } from 'node:http2';
 import { performance } from 'node:perf_hooks';
-import { MAX_MESSAGE_BYTES } from '../../limits.js';
+import type { Duplex } from 'node:stream';
+import { MAX_HEADER_LINES, MAX_MESSAGE_BYTES } from '../../limits.js';
 import type { Server } from '../../server.js';
 import { runAuthorize, type Verdict } from '../authorize.js';
 import type { BodyRead } from '../body-bytes.js';
@@ -44,6 +54,7 @@ import {
   bodyMessage,
   judgeAuthorize,
   type MessageRead,
+  type Refused,
   reportRefusal,
 } from '../exchange-steps.js';
 import { asciiLowerCase, type HeaderIndex, indexHeaders, trimOws, valuesOf } from '../headers/index.js';
@@ -65,6 +76,9 @@ import {
 import { isJsonContentType, readAccept } from '../media.js';
 import { type HttpRefusal, REFUSALS } from '../refusals.js';
 import { writePreflight, writeRefusal } from '../respond.js';
+import { answerClientError } from './client-error.js';
+import { turnOf, waitTurn } from './connection-turn.js';
+import { refuseOnSocket } from './raw-refusal.js';
 import { clientGone, readBody } from './read-body.js';
 import { authorizeRequest } from './request.js';
 
@@ -90,6 +104,21 @@ export interface HttpHandler {
     flags: number,
     rawHeaders: string[],
   ) => void;
+  /**
+   * For `server.on('clientError', handler.clientError)` (or Fastify's `clientErrorHandler`): a
+   * request Node's HTTP/1.1 parser refuses is answered with a named refusal (400, 431, 413, 408),
+   * published and logged, once no other answer is being written on its connection. Node's own
+   * answer is a bare status, written even over the answer to an earlier request.
+   */
+  readonly clientError: (error: Error, socket: Duplex) => void;
+  /**
+   * Has `server` (`node:http`, `node:https` or `node:http2`) give Palisade's named refusals where
+   * Node would answer on its own without calling a handler: `clientError` as above, an `Expect`
+   * other than 100-continue (417, `checkExpectation`), CONNECT (405, which Node otherwise drops
+   * unanswered over HTTP/1.1), and `checkContinue` as above. An event the server already has a
+   * listener for is left to it. Every route of that server gets these answers. Returns the server.
+   */
+  readonly attach: <S extends EventEmitter>(server: S) => S;
 }
 
 const DECIMAL = /^[0-9]+$/;
@@ -106,11 +135,8 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
   const checked = checkHttpOptions(options);
   const cors =
     checked.cors === undefined ? undefined : corsPolicy(checked.cors, checked.allowedOrigins, server);
-  const run = (anyReq: HttpRequest, anyRes: HttpResponse, invite: boolean): void => {
-    // The compatibility API offers every member used past here (headers, rawHeaders, data/end/close,
-    // writeHead/write/end, req); the few differences are decided on the request's class.
-    const req = anyReq as IncomingMessage;
-    const res = anyRes as unknown as ServerResponse;
+  const tooDeep = (): void => reportRefusal(checked.onLog, { refusal: REFUSALS.pipelineTooDeep });
+  const begin = (req: IncomingMessage, res: ServerResponse, invite: boolean): void => {
     // A bug of ours must not become an uncaught exception, an unhandled rejection or a request
     // left hanging, whether it is thrown at once or from a later step.
     const fail = (cause: unknown): void => {
@@ -119,6 +145,12 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
       else writeRefusal(res, REFUSALS.transportFault);
     };
     try {
+      // Before any check indexes them: a line a server dropped past its count would hide from them all.
+      if (req.rawHeaders.length > 2 * MAX_HEADER_LINES) {
+        reportRefusal(checked.onLog, { refusal: REFUSALS.headLines });
+        writeRefusal(res, REFUSALS.headLines);
+        return;
+      }
       new NodeExchange(server, checked, cors, req, res, invite).start()?.catch(fail);
     } catch (cause) {
       // Answered a microtask later, as a rejection would be: what a front already wrote is
@@ -126,9 +158,41 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
       queueMicrotask(() => fail(cause));
     }
   };
+  const run = (anyReq: HttpRequest, anyRes: HttpResponse, invite: boolean): void => {
+    // The compatibility API offers every member used past here (headers, rawHeaders, data/end/close,
+    // writeHead/write/end, req); the few differences are decided on the request's class.
+    const req = anyReq as IncomingMessage;
+    const res = anyRes as unknown as ServerResponse;
+    const turn = turnOf(res);
+    if (turn === 'now') begin(req, res, invite);
+    else if (turn === 'wait') waitTurn(req, res, () => begin(req, res, invite), tooDeep);
+  };
+  /** A refusal decided before any check runs, written on the request's turn like any answer. */
+  const refuseOnTurn = (anyReq: HttpRequest, anyRes: HttpResponse, refused: Refused): void => {
+    const req = anyReq as IncomingMessage;
+    const res = anyRes as unknown as ServerResponse;
+    const answer = (): void => {
+      reportRefusal(checked.onLog, refused);
+      writeRefusal(res, refused.refusal, refused.headers);
+    };
+    const turn = turnOf(res);
+    if (turn === 'now') answer();
+    else if (turn === 'wait') waitTurn(req, res, answer, tooDeep);
+  };
   const handler = (req: HttpRequest, res: HttpResponse): void => run(req, res, false);
+  const checkContinue = (req: HttpRequest, res: HttpResponse): void => run(req, res, true);
+  const checkExpectation = (req: HttpRequest, res: HttpResponse): void =>
+    refuseOnTurn(req, res, { refusal: REFUSALS.expectation });
+  // HTTP/1.1 hands a CONNECT over as the bare socket, its parser already detached; HTTP/2 as a stream.
+  const connect = (req: HttpRequest, second: Duplex | HttpResponse): void => {
+    if (second instanceof Http2ServerResponse)
+      refuseOnTurn(req, second, { refusal: REFUSALS.method, headers: { allow: 'POST' } });
+    else refuseOnSocket(second as Duplex, REFUSALS.method, checked.onLog, { allow: 'POST' });
+  };
+  const clientError = (error: Error, socket: Duplex): void => answerClientError(error, socket, checked.onLog);
   return Object.assign(handler, {
-    checkContinue: (req: HttpRequest, res: HttpResponse): void => run(req, res, true),
+    checkContinue,
+    clientError,
     stream: (
       stream: ServerHttp2Stream,
       headers: Http2Headers,
@@ -139,6 +203,18 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
       const res = new Http2ServerResponse(stream);
       const expect = headers['expect'];
       run(req, res, typeof expect === 'string' && asciiLowerCase(trimOws(expect)) === '100-continue');
+    },
+    attach: <S extends EventEmitter>(target: S): S => {
+      const listeners: ReadonlyArray<readonly [string, Parameters<EventEmitter['on']>[1]]> = [
+        ['checkContinue', checkContinue],
+        ['checkExpectation', checkExpectation],
+        ['connect', connect],
+        ['clientError', clientError],
+      ];
+      // Two listeners would both answer: one the host (or its framework) registered stays alone.
+      for (const [event, listener] of listeners)
+        if (target.listenerCount(event) === 0) target.on(event, listener);
+      return target;
     },
   });
 }
@@ -192,9 +268,11 @@ class NodeExchange {
       : checkHost(headers, options.allowedHosts);
     if (host === 'mismatch') return this.refuse(REFUSALS.hostAuthority);
     if (host === 'repeated') return this.refuse(REFUSALS.hostRepeated);
+    if (host === 'missing' && req.httpVersion === '1.1') return this.refuse(REFUSALS.hostMissing);
     // An absolute-form target (`POST http://evil.example/mcp`) is the host the RFC says to use.
     if (!http2 && targetDisagrees(targetAuthority(req.url), headers)) return this.refuse(REFUSALS.hostTarget);
-    if (host === 'not-allowed') {
+    // HTTP/1.0 may leave Host out; then only a listed name is judged, and there is none.
+    if (host === 'not-allowed' || (host === 'missing' && options.allowedHosts !== undefined)) {
       const refused = http2 && typeof authority === 'string' ? authority : valuesOf(headers, 'host')[0];
       return this.refuse(REFUSALS.hostNotAllowed, {}, refusedHostReason(refused));
     }

@@ -7,17 +7,20 @@
  * The answer is the handler's own (host-origin.ts, refusals.ts): 421 for a name not on the list,
  * 400 for two Host lines, each closing the connection without reading the body. Over HTTP/2 the
  * name judged is `:authority`, and a `host` field disagreeing with it is 400. Loopback names
- * by default, since a server on loopback is the one DNS rebinding reaches.
+ * by default, since a server on loopback is the one DNS rebinding reaches. An HTTP/1.1 request
+ * with no Host is 400 (RFC 9112 §3.2), once its server lets it through (`requireHostHeader: false`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Http2ServerRequest } from 'node:http2';
 import { invalidOption } from '../../errors.js';
+import { MAX_HEADER_LINES } from '../../limits.js';
 import { isPlainObject, refuseUnknownKeys } from '../../options.js';
 import { indexHeaders } from '../headers/index.js';
 import { checkAuthority, checkHost } from '../host-origin.js';
 import { allowedHostName, stringList } from '../http-options.js';
 import { publishRefusal, REFUSALS } from '../refusals.js';
 import { writeRefusal } from '../respond.js';
+import { turnOf, waitTurn } from './connection-turn.js';
 
 export interface HostAllowListOptions {
   /** Host names (ports ignored), compared case-insensitively. Default: localhost, 127.0.0.1, ::1. */
@@ -50,7 +53,13 @@ function checkOptions(options: unknown): ReadonlySet<string> {
 
 export function hostAllowList(options?: HostAllowListOptions): HostAllowListMiddleware {
   const allowed = checkOptions(options);
-  return (req, res, next) => {
+  const judge = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
+    // A second Host past the lines its server keeps would be invisible: as the handler, refuse first.
+    if (req.rawHeaders.length > 2 * MAX_HEADER_LINES) {
+      publishRefusal(REFUSALS.headLines);
+      writeRefusal(res, REFUSALS.headLines);
+      return;
+    }
     const headers = indexHeaders(req.rawHeaders);
     // Over HTTP/2 (node:http2's compatibility API) the target is `:authority` and `host` is
     // usually absent: judged as the handler judges it, a `host` that disagrees is refused 400.
@@ -68,9 +77,22 @@ export function hostAllowList(options?: HostAllowListOptions): HostAllowListMidd
         ? REFUSALS.hostRepeated
         : verdict === 'mismatch'
           ? REFUSALS.hostAuthority
-          : REFUSALS.hostNotAllowed;
+          : verdict === 'missing' && req.httpVersion === '1.1'
+            ? REFUSALS.hostMissing
+            : REFUSALS.hostNotAllowed;
     // Published on the refusal channel (HTTP_REFUSAL_CHANNEL), as the handler's refusals are.
     publishRefusal(refusal);
     writeRefusal(res, refusal);
   };
+  return (req, res, next) => {
+    // A request pipelined behind an answer still being written goes on, to this check and every
+    // route after it, only on its turn: never behind an answer that closes the connection.
+    const turn = turnOf(res);
+    if (turn === 'now') judge(req, res, next);
+    else if (turn === 'wait') waitTurn(req, res, () => judge(req, res, next), tooDeep);
+  };
+}
+
+function tooDeep(): void {
+  publishRefusal(REFUSALS.pipelineTooDeep);
 }

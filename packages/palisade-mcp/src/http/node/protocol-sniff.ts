@@ -9,21 +9,23 @@ import type { Socket } from 'node:net';
 /** RFC 9113 §3.4: the client connection preface. */
 export const HTTP2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
+/** `neither`: the connection went away, or showed nothing within the deadline. */
 export type Sniffed = 'http2' | 'http1' | 'neither';
 
 /**
- * The verdict on the bytes so far, or undefined while they are still a prefix of the preface. An
- * HTTP/1.1 request line starts with a method token; every method Node's parser knows is upper-case
- * letters, so any other first byte (a TLS ClientHello's 0x16, a stray CRLF) is neither protocol.
+ * The verdict on the bytes so far, or undefined while they are still a prefix of the preface.
+ * Anything else is HTTP/1.1's parser to judge, whatever its first byte: a request line, one after
+ * empty lines (RFC 9112 §2.2 has a server ignore at least one; llhttp skips CR and LF alike), or
+ * bytes the parser refuses, which are then answered 400 by name (a lower-case method, a TLS
+ * ClientHello sent to the plaintext port), never closed unanswered.
  */
 export function classify(bytes: Buffer): Sniffed | undefined {
-  const first = bytes[0];
-  if (first === undefined) return undefined;
+  if (bytes.length === 0) return undefined;
   const length = Math.min(bytes.length, HTTP2_PREFACE.length);
   if (bytes.subarray(0, length).equals(HTTP2_PREFACE.subarray(0, length))) {
     return length === HTTP2_PREFACE.length ? 'http2' : undefined;
   }
-  return first >= 0x41 && first <= 0x5a ? 'http1' : 'neither';
+  return 'http1';
 }
 
 /**

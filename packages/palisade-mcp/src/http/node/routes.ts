@@ -13,11 +13,12 @@
  * throws, answers what cannot be sent or does not answer within `readTimeoutMs` is the host's
  * fault: `500` (`503` for the deadline) and `onFault`, never a half-written answer.
  */
+import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Http2ServerRequest } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import { invalidOption } from '../../errors.js';
-import { MAX_ROUTE_BODY_BYTES, MAX_ROUTES } from '../../limits.js';
+import { MAX_HEADER_LINES, MAX_ROUTE_BODY_BYTES, MAX_ROUTES } from '../../limits.js';
 import { isPlainObject, requireArray, requireFunction } from '../../options.js';
 import { reportRefusal } from '../exchange-steps.js';
 import { asciiLowerCase, indexHeaders, valuesOf } from '../headers/index.js';
@@ -32,6 +33,7 @@ import {
 import type { AuthorizeRequest, CheckedHttpOptions } from '../http-options.js';
 import { type HttpRefusal, REFUSALS } from '../refusals.js';
 import { isSafeHeaderValue, writePreflight, writeRefusal } from '../respond.js';
+import { turnOf, waitTurn } from './connection-turn.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from './handler.js';
 import { authorizeRequest } from './request.js';
 
@@ -234,7 +236,10 @@ function runRoute(
 /**
  * The front `serve()` puts before the MCP handler when it has routes: a request for a route's
  * path is answered here, every other request goes on to the handler unchanged (and pays one path
- * lookup for it). The checks mirror the handler's first ones (its checks 1 and 2), in its order.
+ * lookup for it). The checks mirror the handler's first ones (its checks 1 and 2), in its order,
+ * after the handler's bound on header lines; and a route's request starts on its turn, as the
+ * handler's do (connection-turn.ts), so no route function runs for a request pipelined behind an
+ * answer that closed the connection.
  */
 export function routeFront(
   routes: CheckedRoutes,
@@ -250,17 +255,35 @@ export function routeFront(
       return;
     }
     const res = anyRes as unknown as ServerResponse;
-    try {
-      answerRoute(route, path, req, res, options);
-    } catch (cause) {
-      options.onFault(`the route ${path} failed while answering`, cause);
-      if (res.headersSent) res.destroy();
-      else writeRefusal(res, REFUSALS.transportFault);
-    }
+    const begin = (): void => {
+      try {
+        if (req.rawHeaders.length > 2 * MAX_HEADER_LINES) {
+          reportRefusal(options.onLog, { refusal: REFUSALS.headLines });
+          writeRefusal(res, REFUSALS.headLines);
+          return;
+        }
+        answerRoute(route, path, req, res, options);
+      } catch (cause) {
+        options.onFault(`the route ${path} failed while answering`, cause);
+        if (res.headersSent) res.destroy();
+        else writeRefusal(res, REFUSALS.transportFault);
+      }
+    };
+    const turn = turnOf(res);
+    if (turn === 'now') begin();
+    else if (turn === 'wait')
+      waitTurn(req, res, begin, () => reportRefusal(options.onLog, { refusal: REFUSALS.pipelineTooDeep }));
   };
+  const checkContinue = (req: HttpRequest, res: HttpResponse): void => front(req, res, true);
   return Object.assign((req: HttpRequest, res: HttpResponse) => front(req, res, false), {
-    checkContinue: (req: HttpRequest, res: HttpResponse) => front(req, res, true),
+    checkContinue,
     stream: handler.stream,
+    clientError: handler.clientError,
+    attach: <S extends EventEmitter>(server: S): S => {
+      // The front's own checkContinue, so a route's caller is judged by the route's rules; the rest are the handler's.
+      if (server.listenerCount('checkContinue') === 0) server.on('checkContinue', checkContinue);
+      return handler.attach(server);
+    },
   });
 }
 
@@ -286,8 +309,10 @@ function decide(
     : checkHost(headers, options.allowedHosts);
   if (host === 'mismatch') return refuse(REFUSALS.hostAuthority);
   if (host === 'repeated') return refuse(REFUSALS.hostRepeated);
+  if (host === 'missing' && req.httpVersion === '1.1') return refuse(REFUSALS.hostMissing);
   if (!http2 && targetDisagrees(targetAuthority(req.url), headers)) return refuse(REFUSALS.hostTarget);
-  if (host === 'not-allowed') return refuse(REFUSALS.hostNotAllowed);
+  // HTTP/1.0 may leave Host out; serve() always has a list, and no name on it was given.
+  if (host === 'not-allowed' || host === 'missing') return refuse(REFUSALS.hostNotAllowed);
   if (!route.anyOrigin && !originAllowed(headers, options.allowedOrigins))
     return refuse(REFUSALS.originNotAllowed);
   const cors: Record<string, string> = route.anyOrigin ? { 'access-control-allow-origin': '*' } : {};

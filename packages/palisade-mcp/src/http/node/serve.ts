@@ -26,9 +26,11 @@ import {
 } from '../../limits.js';
 import { isPlainObject, refuseUnknownKeys, requireInteger, requireString } from '../../options.js';
 import type { Server } from '../../server.js';
-import { refusalLog } from '../../telemetry/transport-log.js';
+import { guardedHook } from '../../telemetry/guarded-hook.js';
+import { type HttpLogEvent, refusalLog } from '../../telemetry/transport-log.js';
+import { reportRefusal } from '../exchange-steps.js';
 import { checkHttpOptions, HTTP_KEYS } from '../http-options.js';
-import { answerClientError } from './client-error.js';
+import { REFUSALS } from '../refusals.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
 import { sniff } from './protocol-sniff.js';
 import { checkRoutes, routeFront, type ServeRoute } from './routes.js';
@@ -46,7 +48,10 @@ export interface ServeOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
   readonly host?: string;
   /** Port to bind. Default 0: the system picks a free one, read back from the result. */
   readonly port?: number;
-  /** Serve HTTP/2 (by prior knowledge, or by ALPN over TLS). Default true; false closes a preface. */
+  /**
+   * Serve HTTP/2 (by prior knowledge, or by ALPN over TLS). Default true; false answers the preface
+   * with GOAWAY(HTTP_1_1_REQUIRED) and closes the connection.
+   */
   readonly http2?: boolean;
   /** Certificate and key: the port then speaks HTTPS, HTTP/2 or HTTP/1.1 as ALPN settles. */
   readonly tls?: ServeTlsOptions;
@@ -164,6 +169,26 @@ function checkSettings(options: Record<string, unknown>): Settings {
   return settings;
 }
 
+/**
+ * RFC 9113 §3.4 and §7: the server's preface (an empty SETTINGS frame), then GOAWAY naming no
+ * stream and HTTP_1_1_REQUIRED, which tells an HTTP/2 client to come back over HTTP/1.1.
+ */
+const HTTP2_NOT_SERVED = Buffer.from([
+  ...[0, 0, 0, 0x04, 0, 0, 0, 0, 0],
+  ...[0, 0, 8, 0x07, 0, 0, 0, 0, 0],
+  ...[0, 0, 0, 0],
+  ...[0, 0, 0, 0x0d],
+]);
+
+/** `http2: false`: a connection opening with the HTTP/2 preface is told so in HTTP/2, then closed. */
+function refuseHttp2(socket: Socket, onLog: (event: HttpLogEvent) => void): void {
+  reportRefusal(onLog, { refusal: REFUSALS.http2NotServed });
+  // Stryker disable next-line StringLiteral: a reset racing the close is nobody's to hear
+  socket.on('error', () => {});
+  socket.end(HTTP2_NOT_SERVED);
+  socket.destroySoon();
+}
+
 export async function serve(server: Server, options: ServeOptions): Promise<Serving> {
   if (!isPlainObject(options)) throw invalidOption('serve options', 'must be a plain object');
   refuseUnknownKeys(options, [...HTTP_KEYS, ...SERVE_KEYS], '');
@@ -184,6 +209,8 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
   const mcp = createHttpHandler(server, handlerOptions as unknown as HttpHandlerOptions);
   // Without routes nothing stands before the handler: not even a path lookup per request.
   const handler = routes === undefined ? mcp : routeFront(routes, checkHttpOptions(handlerOptions), mcp);
+  // Checked by the handler just now; for what serve() refuses before either HTTP server runs.
+  const onLog = guardedHook('onLog', refusalLog(options.onLog, options.logger));
 
   const http1 = createHttp1Server(
     {
@@ -192,17 +219,20 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
       requestTimeout: settings.requestTimeoutMs,
       // Node checks both deadlines on this interval (default 30 s), so a short deadline needs a short tick.
       connectionsCheckingInterval: Math.min(1_000, settings.headersTimeoutMs),
+      // A request without Host reaches the handler, which refuses it by name; Node's is a bare 400.
+      requireHostHeader: false,
+      // Strict whatever the process says: `--insecure-http-parser` would admit the framing
+      // ambiguities (Content-Length beside Transfer-Encoding, obs-fold) that smuggling is made of.
+      insecureHTTPParser: false,
     },
     handler,
   );
-  // Node drops header lines past 2,000 by default (maxHeadersCount); 0 keeps all of them, so a
-  // repeated Mcp-* line past the limit is still seen; maxHeaderSize bounds the bytes.
+  // Node drops header lines past 1,023 pairs by default, silently; 0 keeps them all, so the handler
+  // counts every line against MAX_HEADER_LINES, and maxHeaderSize bounds their bytes.
   http1.maxHeadersCount = 0;
   http1.keepAliveTimeout = settings.keepAliveTimeoutMs;
-  http1.on('checkContinue', handler.checkContinue);
-  // The handler above has checked onLog and logger already.
-  const onLog = refusalLog(options.onLog, options.logger);
-  http1.on('clientError', (error: Error, socket) => answerClientError(error, socket, onLog));
+  // Malformed requests, Expect, CONNECT and 100-continue get Palisade's answers, not Node's own.
+  handler.attach(http1);
   // The HTTP/1.1 server never listens; 'listening' is what starts its deadline checks.
   http1.emit('listening');
 
@@ -217,7 +247,7 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
     },
     handler,
   );
-  http2.on('checkContinue', handler.checkContinue);
+  handler.attach(http2);
   http2.on('session', (session) => {
     sessions.add(session);
     // Stryker disable next-line StringLiteral,ArrowFunction: close() then destroys a closed session, a no-op
@@ -260,9 +290,7 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
           // them to no listener first and the session would see no preface.
           http2.emit('connection', socket);
         } else if (verdict === 'http2') {
-          // Stryker disable next-line StringLiteral: destroy() without an error emits no 'error'
-          socket.on('error', () => {});
-          socket.destroy();
+          refuseHttp2(socket, onLog);
         }
       });
     });
