@@ -5,11 +5,12 @@
  * pick which one runs, once, when their options are checked.
  */
 import { type PalisadeLogger, refusalToLogger } from './logger.js';
+import type { HttpRefusalRule } from './refusal-rules.js';
 
 /** One transport refusal, for the host's log. Carries no client byte; `reason` is the host's own text. */
 export interface HttpLogEvent {
   readonly kind: 'refusal';
-  readonly rule: string;
+  readonly rule: HttpRefusalRule;
   readonly status: number;
   readonly reason?: string;
 }

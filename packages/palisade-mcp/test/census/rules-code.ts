@@ -15,6 +15,7 @@ import {
   parse,
   partOf,
   resolveRelative,
+  texts,
   type Violation,
   walk,
 } from './source.js';
@@ -244,4 +245,34 @@ export function throughIndexCensus(folder: string): Census {
             return [];
           return [{ file, line: record.line, what: `imports ${target} past ${folder}/index.ts` }];
         });
+}
+
+/** The JSON-RPC reserved range (-32768 to -32000), where every code Palisade sends sits. */
+function inCodeRange(value: number): boolean {
+  return value >= 32_000 && value <= 32_768;
+}
+
+const CODE_IN_TEXT = /-32[0-7]\d\d(?!\d)/;
+
+/**
+ * Every JSON-RPC error code is written once, in the catalogue (`catalogue`, relative to `src/`):
+ * anywhere else a number of the reserved range, whatever its sign, or a text spelling one, is a
+ * code written by hand beside the named constants. Comments are not read.
+ */
+export function rawErrorCodeCensus(catalogue: string | undefined): Census {
+  return (file, source) => {
+    if (file === catalogue) return [];
+    const parsed = parse(file, source);
+    const found: Violation[] = [];
+    walk(parsed.program, (node) => {
+      if (node.type === 'Literal' && typeof node['value'] === 'number' && inCodeRange(node['value'])) {
+        found.push({ file, line: parsed.lineOf(node), what: `writes the code ${node['value']} by hand` });
+      }
+    });
+    for (const { text, node } of texts(parsed)) {
+      const code = CODE_IN_TEXT.exec(text)?.[0];
+      if (code !== undefined) found.push({ file, line: parsed.lineOf(node), what: `spells ${code} in text` });
+    }
+    return found;
+  };
 }

@@ -6,15 +6,18 @@
  * on attack patterns sees these too. A reset, or a connection closed mid-request, is the client
  * leaving, not a refusal.
  */
+
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { HttpTransportRule } from '../../telemetry/refusal-rules.js';
+import { INVALID_REQUEST } from '../../wire/codes.js';
 import { errorResponse } from '../../wire/jsonrpc.js';
 import type { HttpLogEvent } from '../http-options.js';
 import { type HttpRefusal, publishRefusal } from '../refusals.js';
 
-function refusal(rule: string, status: number, message: string): HttpRefusal {
-  return Object.freeze({ rule, status, code: -32600, message, early: true });
+function refusal(rule: HttpTransportRule, status: number, message: string): HttpRefusal {
+  return Object.freeze({ rule, status, code: INVALID_REQUEST, message, early: true });
 }
 
 const BY_CODE: Readonly<Record<string, HttpRefusal>> = Object.freeze({
