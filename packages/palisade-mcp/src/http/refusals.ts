@@ -16,9 +16,6 @@ import {
 } from '../wire/codes.js';
 import type { JsonRule } from '../wire/refusal.js';
 
-/** One event per refusal: `{ rule, status, code }`, never a client byte. */
-export { HTTP_REFUSAL_CHANNEL } from '../telemetry/channel-names.js';
-
 const refusalChannel = channel(HTTP_REFUSAL_CHANNEL);
 
 export interface HttpRefusal {

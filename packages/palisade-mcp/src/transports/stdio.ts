@@ -12,7 +12,6 @@ import { MAX_SSE_QUEUED_BYTES, STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
 import { INVALID_REQUEST } from '../wire/codes.js';
 
 export { STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
-export { STDIO_REFUSAL_CHANNEL } from '../telemetry/channel-names.js';
 
 import type { Readable, Writable } from 'node:stream';
 import { invalidOption } from '../errors.js';

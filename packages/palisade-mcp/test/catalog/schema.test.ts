@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CompiledSchema, compileSchema, outputRootIsObject } from '../../src/catalog/schema.js';
+import type { CompiledSchema } from '../../src/catalog/compiled-schema.js';
+import { compileSchema, outputRootIsObject } from '../../src/catalog/schema.js';
 import { compileWithAjv } from '../../src/catalog/schema-ajv.js';
 import { SchemaPatterns } from '../../src/catalog/schema-patterns.js';
 import { hasDuplicateItems } from '../../src/catalog/unique-items.js';

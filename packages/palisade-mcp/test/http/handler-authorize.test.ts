@@ -5,8 +5,7 @@ import {
   type HttpHandlerOptions,
   type HttpLogEvent,
 } from '../../src/http/node/handler.js';
-import { HTTP_REFUSAL_CHANNEL } from '../../src/http/refusals.js';
-import { createServer, defineTool } from '../../src/index.js';
+import { createServer, defineTool, HTTP_REFUSAL_CHANNEL } from '../../src/index.js';
 import {
   ADMIT_ALL,
   exchange,
