@@ -6,9 +6,9 @@
  * and never grows past the length the request announced.
  */
 import { afterEach, expect, test } from 'vitest';
-import { postInWrites } from '../support/allocations.js';
-import { mountFetchHandler } from '../support/fetch-peer.js';
-import type { Mounted } from '../support/http-peer.js';
+import { postInWrites } from '../../support/allocations.js';
+import { mountFetchHandler } from '../../support/fetch-peer.js';
+import type { Mounted } from '../../support/http-peer.js';
 
 const KIB = 1_024;
 const MIB = 1_048_576;

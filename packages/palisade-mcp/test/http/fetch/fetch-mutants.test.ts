@@ -11,11 +11,11 @@
  * fake the timers (never the clock). Framing cases go through @hono/node-server over a real socket.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch/handler.js';
-import type { HttpHandlerOptions } from '../../src/http/node/handler.js';
-import { createServer, defineTool, type Server } from '../../src/index.js';
-import { MAX_MESSAGE_BYTES, SSE_DRAIN_TIMEOUT_MS } from '../../src/limits.js';
-import { mountFetchHandler } from '../support/fetch-peer.js';
+import { createFetchHandler } from '../../../src/http/fetch/handler.js';
+import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
+import { createServer, defineTool, type Server } from '../../../src/index.js';
+import { MAX_MESSAGE_BYTES, SSE_DRAIN_TIMEOUT_MS } from '../../../src/limits.js';
+import { mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
   basicServer,
@@ -24,8 +24,8 @@ import {
   modernRequest,
   post,
   RawClient,
-} from '../support/http-peer.js';
-import { BODY_CONSUMED } from '../support/mount-checks.js';
+} from '../../support/http-peer.js';
+import { BODY_CONSUMED } from '../../support/mount-checks.js';
 
 const LIST = modernRequest(1, 'tools/list');
 const URL_MCP = 'http://127.0.0.1/mcp';

@@ -11,10 +11,10 @@
  * real socket, which builds the Request's URL from an absolute-form target, userinfo and all.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch/handler.js';
-import { createServer, defineTool } from '../../src/index.js';
-import { MAX_MESSAGE_BYTES } from '../../src/limits.js';
-import { mountFetchHandler } from '../support/fetch-peer.js';
+import { createFetchHandler } from '../../../src/http/fetch/handler.js';
+import { createServer, defineTool } from '../../../src/index.js';
+import { MAX_MESSAGE_BYTES } from '../../../src/limits.js';
+import { mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
   basicServer,
@@ -23,7 +23,7 @@ import {
   modernRequest,
   post,
   recordingServer,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 const LIST = modernRequest(1, 'tools/list');
 const URL_MCP = 'http://127.0.0.1/mcp';

@@ -3,10 +3,10 @@
  * to a Web Request), driven by raw bytes so every rule is observed as a client sees it.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch/handler.js';
-import type { HttpHandlerOptions } from '../../src/http/node/handler.js';
-import { createServer, defineTool } from '../../src/index.js';
-import { listenFetch, mountFetchHandler } from '../support/fetch-peer.js';
+import { createFetchHandler } from '../../../src/http/fetch/handler.js';
+import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
+import { createServer, defineTool } from '../../../src/index.js';
+import { listenFetch, mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
   basicServer,
@@ -15,8 +15,8 @@ import {
   modernRequest,
   post,
   RawClient,
-} from '../support/http-peer.js';
-import { BODY_CONSUMED, expectEchoAnswered } from '../support/mount-checks.js';
+} from '../../support/http-peer.js';
+import { BODY_CONSUMED, expectEchoAnswered } from '../../support/mount-checks.js';
 
 const LIST = modernRequest(1, 'tools/list');
 

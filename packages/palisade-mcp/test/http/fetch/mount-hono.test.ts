@@ -4,10 +4,17 @@
  */
 import { Hono } from 'hono';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch/handler.js';
-import { listenFetch } from '../support/fetch-peer.js';
-import { ADMIT_ALL, basicServer, exchange, type Mounted, modernRequest, post } from '../support/http-peer.js';
-import { BODY_CONSUMED, expectEchoAnswered } from '../support/mount-checks.js';
+import { createFetchHandler } from '../../../src/http/fetch/handler.js';
+import { listenFetch } from '../../support/fetch-peer.js';
+import {
+  ADMIT_ALL,
+  basicServer,
+  exchange,
+  type Mounted,
+  modernRequest,
+  post,
+} from '../../support/http-peer.js';
+import { BODY_CONSUMED, expectEchoAnswered } from '../../support/mount-checks.js';
 
 let mounted: Mounted | undefined;
 afterEach(async () => {

@@ -5,9 +5,9 @@
  * node handler too; and a client that leaves while `authorize` runs has nothing run on its behalf.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch/handler.js';
-import { createServer, defineTool } from '../../src/index.js';
-import { mountFetchHandler } from '../support/fetch-peer.js';
+import { createFetchHandler } from '../../../src/http/fetch/handler.js';
+import { createServer, defineTool } from '../../../src/index.js';
+import { mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
   exchange,
@@ -15,7 +15,7 @@ import {
   modernRequest,
   mountHandler,
   post,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 const LIST = modernRequest(1, 'tools/list');
 const opened: Mounted[] = [];

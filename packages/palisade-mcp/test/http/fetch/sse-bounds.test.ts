@@ -9,10 +9,10 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect, test } from 'vitest';
-import { createFetchHandler } from '../../src/http/fetch/handler.js';
-import { createServer, defineTool } from '../../src/index.js';
-import { listenFetch } from '../support/fetch-peer.js';
-import { ADMIT_ALL, type Mounted, modernRequest, post } from '../support/http-peer.js';
+import { createFetchHandler } from '../../../src/http/fetch/handler.js';
+import { createServer, defineTool } from '../../../src/index.js';
+import { listenFetch } from '../../support/fetch-peer.js';
+import { ADMIT_ALL, type Mounted, modernRequest, post } from '../../support/http-peer.js';
 
 const CHUNK = 'x'.repeat(65_536);
 const OFFERED = 400;

@@ -1,10 +1,10 @@
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { McpHeaderField } from '../../src/catalog/mcp-header-annotations.js';
-import type { HeaderCheck } from '../../src/http/headers/check.js';
-import { checkModernHeaders } from '../../src/http/headers/match.js';
-import { indexHeaders } from '../../src/http/headers/values.js';
+import type { McpHeaderField } from '../../../src/catalog/mcp-header-annotations.js';
+import type { HeaderCheck } from '../../../src/http/headers/check.js';
+import { checkModernHeaders } from '../../../src/http/headers/match.js';
+import { indexHeaders } from '../../../src/http/headers/values.js';
 
 const FIELDS: readonly McpHeaderField[] = [
   { header: 'Region', path: ['region'], type: 'string' },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { McpHeaderField } from '../../src/catalog/mcp-header-annotations.js';
-import type { HeaderCheck } from '../../src/http/headers/check.js';
-import { checkModernHeaders, readVersionHeader } from '../../src/http/headers/match.js';
-import { headerValues, indexHeaders } from '../../src/http/headers/values.js';
+import type { McpHeaderField } from '../../../src/catalog/mcp-header-annotations.js';
+import type { HeaderCheck } from '../../../src/http/headers/check.js';
+import { checkModernHeaders, readVersionHeader } from '../../../src/http/headers/match.js';
+import { headerValues, indexHeaders } from '../../../src/http/headers/values.js';
 
 const REGION: McpHeaderField = { header: 'Region', path: ['region'], type: 'string' };
 const COUNT: McpHeaderField = { header: 'Count', path: ['count'], type: 'integer' };

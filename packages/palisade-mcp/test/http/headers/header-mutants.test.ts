@@ -7,9 +7,9 @@
  * `http-headers` group that its first run left alive (docs/mutation-testing.md).
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { defineTool } from '../../src/catalog/define-tool.js';
-import { createHttpHandler } from '../../src/http/node/handler.js';
-import { createServer } from '../../src/server.js';
+import { defineTool } from '../../../src/catalog/define-tool.js';
+import { createHttpHandler } from '../../../src/http/node/handler.js';
+import { createServer } from '../../../src/server.js';
 import {
   ADMIT_ALL,
   exchange,
@@ -18,7 +18,7 @@ import {
   mount,
   mountHandler,
   post,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 let mounted: Mounted | undefined;
 afterEach(async () => {

@@ -10,9 +10,14 @@ import { once } from 'node:events';
 import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/node/handler.js';
-import { paddedListPost, postInWrites, type Recording, recordAllocations } from '../support/allocations.js';
-import { dataFrame, H2Peer, headersFrame, postFields } from '../support/h2-frames.js';
+import { createHttpHandler } from '../../../src/http/node/handler.js';
+import {
+  paddedListPost,
+  postInWrites,
+  type Recording,
+  recordAllocations,
+} from '../../support/allocations.js';
+import { dataFrame, H2Peer, headersFrame, postFields } from '../../support/h2-frames.js';
 import {
   ADMIT_ALL,
   basicServer,
@@ -20,7 +25,7 @@ import {
   modernRequest,
   mountHandler,
   RawClient,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 const KIB = 1_024;
 const MIB = 1_048_576;

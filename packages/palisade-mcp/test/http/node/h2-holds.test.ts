@@ -6,7 +6,7 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
+import { type ServeOptions, type Serving, serve } from '../../../src/http/node/serve.js';
 import {
   DEFAULT_WINDOW,
   dataFrame,
@@ -19,8 +19,8 @@ import {
   settingsFrame,
   TYPE,
   windowUpdateFrame,
-} from '../support/h2-frames.js';
-import { ADMIT_ALL, basicServer, modernRequest, post, RawClient } from '../support/http-peer.js';
+} from '../../support/h2-frames.js';
+import { ADMIT_ALL, basicServer, modernRequest, post, RawClient } from '../../support/http-peer.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const ECHO = modernRequest(7, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });

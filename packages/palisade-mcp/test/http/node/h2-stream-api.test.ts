@@ -12,8 +12,8 @@ import {
   type Http2Server,
 } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/node/handler.js';
-import { ADMIT_ALL, basicServer, modernRequest } from '../support/http-peer.js';
+import { createHttpHandler } from '../../../src/http/node/handler.js';
+import { ADMIT_ALL, basicServer, modernRequest } from '../../support/http-peer.js';
 
 const ECHO = modernRequest(3, 'tools/call', { name: 'echo', arguments: { text: 'over the core API' } });
 

@@ -6,7 +6,7 @@ import {
   modernRequest,
   mountHandler,
   post,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 let mounted: Mounted;
 beforeAll(async () => {

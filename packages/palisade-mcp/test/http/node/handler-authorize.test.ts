@@ -4,8 +4,8 @@ import {
   createHttpHandler,
   type HttpHandlerOptions,
   type HttpLogEvent,
-} from '../../src/http/node/handler.js';
-import { createServer, defineTool, HTTP_REFUSAL_CHANNEL } from '../../src/index.js';
+} from '../../../src/http/node/handler.js';
+import { createServer, defineTool, HTTP_REFUSAL_CHANNEL } from '../../../src/index.js';
 import {
   ADMIT_ALL,
   exchange,
@@ -14,7 +14,7 @@ import {
   mount,
   mountHandler,
   post,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 const ECHO = modernRequest(1, 'tools/call', { name: 'inspect', arguments: {} });
 const LIST = modernRequest(2, 'tools/list');

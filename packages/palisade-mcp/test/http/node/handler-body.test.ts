@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import type { HttpHandlerOptions } from '../../src/http/node/handler.js';
+import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import {
   exchange,
   type Mounted,
@@ -7,7 +7,7 @@ import {
   mountHandler,
   post,
   RawClient,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 const LIST = modernRequest(1, 'tools/list');
 

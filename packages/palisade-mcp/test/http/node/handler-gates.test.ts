@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { exchange, type Mounted, modernRequest, mountHandler, post } from '../support/http-peer.js';
+import { exchange, type Mounted, modernRequest, mountHandler, post } from '../../support/http-peer.js';
 
 const TOOLS_LIST = modernRequest(1, 'tools/list');
 

@@ -1,8 +1,8 @@
 import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/node/handler.js';
-import { MARKER } from '../fixtures/catalogs.js';
+import { createHttpHandler } from '../../../src/http/node/handler.js';
+import { MARKER } from '../../fixtures/catalogs.js';
 import {
   ADMIT_ALL,
   basicServer,
@@ -12,7 +12,7 @@ import {
   mount,
   mountHandler,
   post,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 let mounted: Mounted | undefined;
 afterEach(async () => {

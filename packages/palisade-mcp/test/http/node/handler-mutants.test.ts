@@ -12,9 +12,9 @@ import {
   createHttpHandler,
   type HttpHandlerOptions,
   type HttpLogEvent,
-} from '../../src/http/node/handler.js';
-import { type Serving, serve } from '../../src/http/node/serve.js';
-import { dataFrame, H2Peer, headersFrame, postFields } from '../support/h2-frames.js';
+} from '../../../src/http/node/handler.js';
+import { type Serving, serve } from '../../../src/http/node/serve.js';
+import { dataFrame, H2Peer, headersFrame, postFields } from '../../support/h2-frames.js';
 import {
   ADMIT_ALL,
   basicServer,
@@ -25,7 +25,7 @@ import {
   post,
   RawClient,
   recordingServer,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 const LIST = modernRequest(1, 'tools/list');
 const ORIGIN = 'http://app.example';

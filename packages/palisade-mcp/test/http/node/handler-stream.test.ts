@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/node/handler.js';
-import { createServer, defineTool } from '../../src/index.js';
+import { createHttpHandler } from '../../../src/http/node/handler.js';
+import { createServer, defineTool } from '../../../src/index.js';
 import {
   ADMIT_ALL,
   type Json,
@@ -11,7 +11,7 @@ import {
   mountHandler,
   post,
   RawClient,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 let mounted: Mounted | undefined;
 afterEach(async () => {

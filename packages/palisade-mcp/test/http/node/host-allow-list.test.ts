@@ -5,8 +5,8 @@
  */
 import express from 'express';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/node/handler.js';
-import { hostAllowList } from '../../src/http/node/host-allow-list.js';
+import { createHttpHandler } from '../../../src/http/node/handler.js';
+import { hostAllowList } from '../../../src/http/node/host-allow-list.js';
 import {
   ADMIT_ALL,
   basicServer,
@@ -15,7 +15,7 @@ import {
   modernRequest,
   mount,
   post,
-} from '../support/http-peer.js';
+} from '../../support/http-peer.js';
 
 const LIST = modernRequest(1, 'tools/list');
 const HOST_NOT_ALLOWED = {

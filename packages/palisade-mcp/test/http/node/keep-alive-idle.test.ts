@@ -9,8 +9,8 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/node/handler.js';
-import { ADMIT_ALL, basicServer, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
+import { createHttpHandler } from '../../../src/http/node/handler.js';
+import { ADMIT_ALL, basicServer, type Mounted, modernRequest, mount, post } from '../../support/http-peer.js';
 
 const KEEP_ALIVE_MS = 200;
 

@@ -5,7 +5,7 @@
  */
 import express from 'express';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpHandler } from '../../src/http/node/handler.js';
+import { createHttpHandler } from '../../../src/http/node/handler.js';
 import {
   ADMIT_ALL,
   basicServer,
@@ -14,8 +14,8 @@ import {
   modernRequest,
   mount,
   post,
-} from '../support/http-peer.js';
-import { BODY_CONSUMED, expectEchoAnswered } from '../support/mount-checks.js';
+} from '../../support/http-peer.js';
+import { BODY_CONSUMED, expectEchoAnswered } from '../../support/mount-checks.js';
 
 const LIST = modernRequest(1, 'tools/list');
 

@@ -8,9 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { BodyRead } from '../../src/http/body-bytes.js';
-import { readBody } from '../../src/http/node/read-body.js';
-import { declaredLength, post, RawClient } from '../support/http-peer.js';
+import type { BodyRead } from '../../../src/http/body-bytes.js';
+import { readBody } from '../../../src/http/node/read-body.js';
+import { declaredLength, post, RawClient } from '../../support/http-peer.js';
 
 const CAP = 1_048_576;
 

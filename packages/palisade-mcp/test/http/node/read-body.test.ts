@@ -10,9 +10,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { BodyRead } from '../../src/http/body-bytes.js';
-import { readBody } from '../../src/http/node/read-body.js';
-import { declaredLength, post, RawClient } from '../support/http-peer.js';
+import type { BodyRead } from '../../../src/http/body-bytes.js';
+import { readBody } from '../../../src/http/node/read-body.js';
+import { declaredLength, post, RawClient } from '../../support/http-peer.js';
 
 const CAP = 1_048_576;
 /** Far beyond any test here: a read given it lapses only if the bookkeeping is wrong. */

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
+import { type ServeOptions, type Serving, serve } from '../../../src/http/node/serve.js';
 import {
   dataFrame,
   H2Peer,
@@ -23,9 +23,9 @@ import {
   SETTING,
   TYPE,
   windowUpdateFrame,
-} from '../support/h2-frames.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../support/http-peer.js';
-import { makeCertificate } from '../support/tls-certificate.js';
+} from '../../support/h2-frames.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../../support/http-peer.js';
+import { makeCertificate } from '../../support/tls-certificate.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const INVALID = 'PALISADE_ERR_INVALID_OPTION';

@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { type Serving, serve } from '../../src/http/node/serve.js';
-import { H2Peer, TYPE } from '../support/h2-frames.js';
-import { ADMIT_ALL, basicServer, modernRequest, post, RawClient } from '../support/http-peer.js';
-import { makeCertificate } from '../support/tls-certificate.js';
+import { type Serving, serve } from '../../../src/http/node/serve.js';
+import { H2Peer, TYPE } from '../../support/h2-frames.js';
+import { ADMIT_ALL, basicServer, modernRequest, post, RawClient } from '../../support/http-peer.js';
+import { makeCertificate } from '../../support/tls-certificate.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const LIST = modernRequest(1, 'tools/list');

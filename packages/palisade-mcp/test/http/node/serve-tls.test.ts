@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
-import { ADMIT_ALL, basicServer, modernRequest } from '../support/http-peer.js';
-import { makeCertificate } from '../support/tls-certificate.js';
+import { type ServeOptions, type Serving, serve } from '../../../src/http/node/serve.js';
+import { ADMIT_ALL, basicServer, modernRequest } from '../../support/http-peer.js';
+import { makeCertificate } from '../../support/tls-certificate.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const ECHO = modernRequest(5, 'tools/call', { name: 'echo', arguments: { text: 'sealed' } });

@@ -8,9 +8,9 @@ import { type ClientHttp2Session, connect, constants, type IncomingHttpHeaders }
 import { connect as tcpConnect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
-import { dataFrame, H2Peer, headersFrame, postFields, rstStreamFrame } from '../support/h2-frames.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../support/http-peer.js';
+import { type ServeOptions, type Serving, serve } from '../../../src/http/node/serve.js';
+import { dataFrame, H2Peer, headersFrame, postFields, rstStreamFrame } from '../../support/h2-frames.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../../support/http-peer.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const ECHO = modernRequest(7, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
