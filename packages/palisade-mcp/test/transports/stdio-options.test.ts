@@ -1,12 +1,15 @@
 /**
- * The stdio transport's `onFault`: checked at construction like every option, and a host hook
- * that throws does not undo the -32603 it was told about, leave the request unanswered, or stop
- * the next line from being answered.
+ * The options of `serveStdio`, checked by name at the call: not a plain object, an unknown key, an
+ * `onFault` that is not a function. A host `onFault` that throws does not undo the -32603 it was
+ * told about, leave the request unanswered, or stop the next line from being answered.
  */
-import { afterEach, expect, test, vi } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { PalisadeError } from '../../src/errors.js';
 import { createServer } from '../../src/index.js';
 import { serveStdio } from '../../src/transports/stdio.js';
 import { catalogs } from '../fixtures/catalogs.js';
+import { basicServer } from '../support/http-peer.js';
 import { modern } from '../support/stdio-peer.js';
 import { connectedPair, runOverSockets, type SocketPeer } from '../support/stdio-sockets.js';
 
@@ -15,6 +18,16 @@ afterEach(() => {
   for (const peer of peers.splice(0)) peer.destroy();
   vi.restoreAllMocks();
 });
+
+function thrownBy(run: () => unknown): PalisadeError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof PalisadeError) return error;
+    throw error;
+  }
+  throw new Error('expected serveStdio to throw');
+}
 
 test('an onFault that is not a function is refused at construction, naming onFault', {
   tags: ['threat-model'],
@@ -61,4 +74,20 @@ test('a tool that throws is answered -32603 when onFault throws too, and the nex
   peer.sendJson(modern(2, 'tools/list'));
   expect(await peer.nextMessage()).toMatchObject({ id: 2, result: { tools: expect.any(Array) } });
   expect(stderr).toContain("palisade: the host's onFault threw; what it was given is dropped\n");
+});
+
+describe('stdio options', () => {
+  test('options that are not a plain object are refused by name', () => {
+    const error = thrownBy(() => serveStdio(basicServer(), [] as never));
+    expect(error.code).toBe('PALISADE_ERR_INVALID_OPTION');
+    expect(error.message).toBe('option "stdio options" must be a plain object');
+  });
+
+  test('an unknown option is refused by name, listing the known ones', () => {
+    const error = thrownBy(() => serveStdio(basicServer(), { inputs: new PassThrough() } as never));
+    expect(error.code).toBe('PALISADE_ERR_UNKNOWN_OPTION');
+    expect(error.message).toBe(
+      'unknown option "inputs"; known options: input, output, exitOnClose, onFault, logger',
+    );
+  });
 });

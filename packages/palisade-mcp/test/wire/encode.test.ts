@@ -1,7 +1,8 @@
 /**
- * The outbound encoder on its own. Its refusals were tested only end to end, through a spawned
- * server, where mutation testing showed none of them pinned to its reason; these tests name each
- * one, and check that the fast path writes exactly what JSON.stringify would.
+ * The outbound encoder (src/wire/encode.ts) on its own: it refuses what JSON cannot carry and names
+ * the reason (no JSON form, a cycle, a throwing `toJSON`, nesting too deep, data that is not
+ * plain), writes exactly what JSON.stringify would for everything else, and reads a host's values
+ * as JSON.stringify reads them (a getter called once, `toJSON` in place of the object).
  */
 import { describe, expect, it } from 'vitest';
 import { encodeMessage } from '../../src/wire/encode.js';

@@ -1,8 +1,8 @@
 /**
- * Which key a repeated-key refusal names, when the reader's own walk (findRepeatedKey) has to find
- * it: mutation testing showed its closing-quote search (a run of backslashes escapes a quote only
- * when the run is odd) and its tracking of nested containers unpinned. A document with an escaped
- * key, or an object of more than eight keys, is always named by that walk.
+ * Which key a repeated-key refusal names when the reader's own walk (src/wire/json-repeated-key.ts)
+ * has to find it: a document with an escaped key, or an object of more than eight keys. A run of
+ * backslashes escapes a quote only when the run is odd, and each nested container keeps its own
+ * keys apart from the others'.
  */
 import { describe, expect, it } from 'vitest';
 import { readJsonMessage } from '../../src/wire/json-reader.js';

@@ -1,8 +1,8 @@
 /**
- * The legacy header's name is matched byte for byte, case-folding letters only. Mutation testing
- * showed the letter range of that folding unpinned: folding every byte would let a control byte
- * stand in for the name's `-` (0x0D | 0x20 is 0x2D) and open a legacy frame a strict reader would
- * take for a plain line.
+ * The legacy `Content-Length` header line (src/wire/legacy-header.ts) is matched byte for byte,
+ * case-folding letters only: folding any other byte would let a control byte stand in for the
+ * name's `-` (0x0D | 0x20 is 0x2D) and open a legacy frame that a strict reader takes for a plain
+ * line.
  */
 import { describe, expect, it } from 'vitest';
 import { parseHeaderLine } from '../../src/wire/legacy-header.js';
