@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, definePrompt, defineTool, type Server } from '../../src/index.js';
+import { closeAfterEach } from '../support/close-after-each.js';
 import {
   dataFrame,
   FLAG,
@@ -36,17 +37,14 @@ import {
   post,
   RawClient,
 } from '../support/http-peer.js';
+import { floodCall, floodServer, silentClient } from '../support/sse-flood.js';
 import { MODERN_META } from '../support/stdio-peer.js';
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
+const closeLater = closeAfterEach();
 
 describe('which headers a message is held to', () => {
   test('a 2026-07-28 notification without any MCP header is accepted 202', async () => {
-    mounted = await mountHandler();
+    const mounted = await closeLater(mountHandler());
     const body = JSON.stringify({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
@@ -84,7 +82,7 @@ describe('which headers a message is held to', () => {
         }),
       ],
     });
-    mounted = await mount(createHttpHandler(server, ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
     const get = modernRequest(2, 'prompts/get', { name: 'mirror', arguments: { value: 'hi' } });
     const reply = await exchange(
       mounted.port,
@@ -104,7 +102,7 @@ describe('which headers a message is held to', () => {
       version: '1',
       prompts: [{ name: 'greeting', get: () => ({ messages: [] }) }],
     });
-    mounted = await mount(createHttpHandler(server, ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
     const call = modernRequest(3, 'tools/call', { name: 'anything' });
     const reply = await exchange(
       mounted.port,
@@ -130,7 +128,7 @@ describe('the status of an answer', () => {
         }),
       ],
     });
-    mounted = await mount(createHttpHandler(server, ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
     const call = modernRequest(14, 'tools/call', { name: 'ask', arguments: {} });
     const reply = await exchange(
       mounted.port,
@@ -144,7 +142,7 @@ describe('the status of an answer', () => {
 
 describe('which revision a version header settles on', () => {
   test('a body without _meta under two version headers, the first 2026-07-28, is refused as a repeated header', async () => {
-    mounted = await mountHandler();
+    const mounted = await closeLater(mountHandler());
     const reply = await exchange(
       mounted.port,
       post('{"jsonrpc":"2.0","id":4,"method":"ping"}', {
@@ -207,12 +205,14 @@ describe('a response nobody can receive', () => {
         }),
       ],
     });
-    mounted = await mount(
-      createHttpHandler(server, {
-        ...ADMIT_ALL,
-        onFault: (description, cause) => faults.push([description, cause]),
-        onLog: (event) => logged.push(event),
-      }),
+    const mounted = await closeLater(
+      mount(
+        createHttpHandler(server, {
+          ...ADMIT_ALL,
+          onFault: (description, cause) => faults.push([description, cause]),
+          onLog: (event) => logged.push(event),
+        }),
+      ),
     );
     return { port: mounted.port, called: called.promise, returned: returned.promise };
   }
@@ -270,7 +270,7 @@ describe('the signal of a request answered in full', () => {
         }),
       ],
     });
-    mounted = await mount(createHttpHandler(server, ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
     const call = modernRequest(15, 'tools/call', { name: 'quick', arguments: {} });
     const reply = await exchange(
       mounted.port,
@@ -286,9 +286,11 @@ describe('the signal of a request answered in full', () => {
 
 describe('what a refusal carries', () => {
   test('a 401 whose WWW-Authenticate is a number is answered without that header', async () => {
-    mounted = await mountHandler({
-      authorize: () => ({ ok: false, status: 401, headers: { 'www-authenticate': 42 } }) as never,
-    });
+    const mounted = await closeLater(
+      mountHandler({
+        authorize: () => ({ ok: false, status: 401, headers: { 'www-authenticate': 42 } }) as never,
+      }),
+    );
     const list = modernRequest(7, 'tools/list');
     const reply = await exchange(mounted.port, post(list.body, list.headers));
     reply.client.end();
@@ -304,11 +306,13 @@ describe('a response whose head the host has already sent', () => {
       ...ADMIT_ALL,
       onFault: (description, cause) => faults.push([description, cause]),
     });
-    mounted = await mount((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.write('host\n');
-      handler(req, res);
-    });
+    const mounted = await closeLater(
+      mount((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('host\n');
+        handler(req, res);
+      }),
+    );
     return mounted.port;
   }
 
@@ -364,7 +368,7 @@ describe('what is read of a body refused before it is read', () => {
   }
 
   test('an HTTP/1.1 request refused 403 whose body came with its head has no more read than the first read took', async () => {
-    mounted = await mountHandler();
+    const mounted = await closeLater(mountHandler());
     const read = bytesReadAtClose(mounted);
     const list = modernRequest(9, 'tools/list');
     const head = post('', { ...list.headers, Origin: 'http://evil.example', 'Content-Length': 4_000_000 });
@@ -378,7 +382,7 @@ describe('what is read of a body refused before it is read', () => {
   });
 
   test('a preflight declaring a body that came with its head has no more read than the first read took', async () => {
-    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} }));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} })));
     const read = bytesReadAtClose(mounted);
     const head = [
       'OPTIONS /mcp HTTP/1.1',
@@ -416,50 +420,17 @@ describe('the drain deadline of an answer a client reads late', () => {
   }
 
   /** Mounts `server`, logging to `logged`; resolves the server's side of the next connection. */
-  async function mountLogged(server: Server, logged: unknown[]): Promise<{ serverSocket: Promise<Socket> }> {
-    mounted = await mount(createHttpHandler(server, { ...ADMIT_ALL, onLog: (event) => logged.push(event) }));
-    return { serverSocket: once(mounted.server, 'connection').then(([socket]) => socket as Socket) };
-  }
-
-  /**
-   * A tool that emits 64 KiB progress notifications until `enough()`, then (with `go`) returns
-   * once `go` resolves, or else waits for its signal.
-   */
-  function floodServer(enough: () => boolean, go?: Promise<void>): Server {
-    return createServer({
-      name: 'flood',
-      version: '1',
-      tools: [
-        defineTool({
-          name: 'flood',
-          inputSchema: { type: 'object' },
-          handler: async (_args, ctx) => {
-            for (let step = 1; !enough() && !ctx.signal.aborted; step += 1) {
-              ctx.progress(step, undefined, 'x'.repeat(65_536));
-              // Past the progress rate limit (one per 10 ms once the burst is spent).
-              await sleep(11);
-            }
-            if (go !== undefined) await go;
-            else if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
-            return { content: [{ type: 'text', text: 'done' }] };
-          },
-        }),
-      ],
-    });
-  }
-
-  const FLOOD_CALL = modernRequest(12, 'tools/call', {
-    name: 'flood',
-    arguments: {},
-    _meta: { progressToken: 'p' },
-  });
-
-  /** A raw client that sends one request and reads nothing until told to. */
-  function silentClient(bytes: string): Socket {
-    const client = connect(mounted?.port ?? 0, '127.0.0.1');
-    client.on('error', () => {});
-    client.write(bytes);
-    return client;
+  async function mountLogged(
+    server: Server,
+    logged: unknown[],
+  ): Promise<{ port: number; serverSocket: Promise<Socket> }> {
+    const mounted = await closeLater(
+      mount(createHttpHandler(server, { ...ADMIT_ALL, onLog: (event) => logged.push(event) })),
+    );
+    return {
+      port: mounted.port,
+      serverSocket: once(mounted.server, 'connection').then(([socket]) => socket as Socket),
+    };
   }
 
   test('a stream stalled before its result has the deadline counted again from the result', async () => {
@@ -467,11 +438,12 @@ describe('the drain deadline of an answer a client reads late', () => {
     const logged: unknown[] = [];
     const go = signalled();
     let socket: Socket | undefined;
-    const { serverSocket } = await mountLogged(
-      floodServer(() => (socket?.writableLength ?? 0) > 16_384, go.promise),
+    const { port, serverSocket } = await mountLogged(
+      floodServer({ enough: () => (socket?.writableLength ?? 0) > 16_384, go: go.promise }).server,
       logged,
     );
-    silentClient(post(FLOOD_CALL.body, FLOOD_CALL.headers));
+    const call = floodCall(12);
+    silentClient(port, post(call.body, call.headers));
     socket = await serverSocket;
     const closed = once(socket, 'close');
     // A write returned false: the deadline runs from here (0 s on the fake clock).
@@ -590,10 +562,12 @@ describe('the listeners a stream leaves on the host’s response', () => {
       ],
     });
     const handler = createHttpHandler(server, ADMIT_ALL);
-    mounted = await mount((req, res) => {
-      response = res;
-      handler(req, res);
-    });
+    const mounted = await closeLater(
+      mount((req, res) => {
+        response = res;
+        handler(req, res);
+      }),
+    );
     const serverSocket = once(mounted.server, 'connection');
     const call = modernRequest(16, 'tools/call', {
       name: 'flood',
@@ -648,7 +622,9 @@ describe('the bounds of a stream', () => {
   });
 
   async function streamOf(server: Server, logged: unknown[]): Promise<string> {
-    mounted = await mount(createHttpHandler(server, { ...ADMIT_ALL, onLog: (event) => logged.push(event) }));
+    const mounted = await closeLater(
+      mount(createHttpHandler(server, { ...ADMIT_ALL, onLog: (event) => logged.push(event) })),
+    );
     const client = new RawClient(mounted.port);
     client.send(post(LOG_CALL.body, LOG_CALL.headers));
     await client.until((text) => text.endsWith('0\r\n\r\n'));
@@ -696,8 +672,10 @@ describe('the bounds of a stream', () => {
 
   test('1,026 notifications written in one turn cut the stream at the 1,026th', async () => {
     const logged: unknown[] = [];
-    mounted = await mount(
-      createHttpHandler(loggingServer(1_026, 10), { ...ADMIT_ALL, onLog: (event) => logged.push(event) }),
+    const mounted = await closeLater(
+      mount(
+        createHttpHandler(loggingServer(1_026, 10), { ...ADMIT_ALL, onLog: (event) => logged.push(event) }),
+      ),
     );
     const client = new RawClient(mounted.port);
     client.send(post(LOG_CALL.body, LOG_CALL.headers));

@@ -4,30 +4,19 @@
  * alive (docs/mutation-testing.md): each test pins one behaviour a host or a client can see.
  */
 import type { IncomingMessage } from 'node:http';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import {
   type AuthorizeRequest,
   createHttpHandler,
   type HttpHandlerOptions,
   type HttpLogEvent,
 } from '../../src/http/node/handler.js';
-import {
-  ADMIT_ALL,
-  basicServer,
-  exchange,
-  type Mounted,
-  modernRequest,
-  mount,
-  post,
-} from '../support/http-peer.js';
+import { closeAfterEach } from '../support/close-after-each.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, mount, post } from '../support/http-peer.js';
+
+const closeLater = closeAfterEach();
 
 const LIST = modernRequest(1, 'tools/list');
-
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
 
 interface Seen {
   readonly port: number;
@@ -51,11 +40,13 @@ async function recording(prepare: (req: IncomingMessage) => void = () => {}): Pr
       return { ok: true };
     },
   });
-  mounted = await mount((req, res) => {
-    seenReq = req;
-    prepare(req);
-    handler(req, res);
-  });
+  const mounted = await closeLater(
+    mount((req, res) => {
+      seenReq = req;
+      prepare(req);
+      handler(req, res);
+    }),
+  );
   return {
     port: mounted.port,
     req: () => seenReq ?? expect.fail('the listener was not called'),
@@ -79,7 +70,7 @@ async function judging(options: Partial<HttpHandlerOptions>): Promise<Judged> {
     onFault: (description, cause) => faults.push([description, cause]),
     ...options,
   });
-  mounted = await mount(handler);
+  const mounted = await closeLater(mount(handler));
   return { port: mounted.port, events, faults };
 }
 

@@ -5,23 +5,18 @@
  * group left alive (docs/mutation-testing.md).
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import { hostAllowList } from '../../src/http/node/host-allow-list.js';
-import { type ServeOptions, type Serving, serve } from '../../src/http/node/serve.js';
+import { type ServeOptions, serve } from '../../src/http/node/serve.js';
 import { createServer, type Server } from '../../src/index.js';
+import { closeAfterEach } from '../support/close-after-each.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import { dataFrame, H2Peer, headersFrame } from '../support/h2-frames.js';
-import {
-  ADMIT_ALL,
-  basicServer,
-  exchange,
-  type Mounted,
-  modernRequest,
-  mount,
-  post,
-} from '../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, mount, post } from '../support/http-peer.js';
+
+const closeLater = closeAfterEach();
 
 const ORIGIN = 'http://app.example';
 const LIST = modernRequest(1, 'tools/list');
@@ -32,12 +27,6 @@ const HOST_NOT_ALLOWED = {
 };
 /** The allowed request headers of a catalog that declares no `Mcp-Param-*` header. */
 const MCP_HEADERS = 'accept, content-type, authorization, mcp-protocol-version, mcp-method, mcp-name';
-
-let mounted: Mounted | Serving | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
 
 /** What `build` throws, as `{ code, message }`; 'built' when it does not. */
 function refusal(build: () => unknown): unknown {
@@ -56,10 +45,12 @@ async function mountCors(
   server: Server = basicServer(),
 ): Promise<number> {
   const handler = createHttpHandler(server, { ...ADMIT_ALL, cors: {}, ...options });
-  mounted = await mount((req, res) => {
-    before(res);
-    handler(req, res);
-  });
+  const mounted = await closeLater(
+    mount((req, res) => {
+      before(res);
+      handler(req, res);
+    }),
+  );
   return mounted.port;
 }
 
@@ -84,8 +75,7 @@ async function h2Status(
   fields: ReadonlyArray<readonly [string, string]>,
   options: Partial<ServeOptions> = {},
 ): Promise<number[]> {
-  const served = await serve(basicServer(), { ...ADMIT_ALL, ...options });
-  mounted = served;
+  const served = await closeLater(serve(basicServer(), { ...ADMIT_ALL, ...options }));
   const peer = new H2Peer(served.port);
   await peer.ready();
   const headers: Array<readonly [string, string]> = [
@@ -121,7 +111,7 @@ describe('hostAllowList options, refused with their exact code and message', () 
 
   test('options without allowedHosts admit the loopback names', async () => {
     const guard = hostAllowList({});
-    mounted = await mount((req, res) => guard(req, res, () => res.end('app')));
+    const mounted = await closeLater(mount((req, res) => guard(req, res, () => res.end('app'))));
     const reply = await exchange(mounted.port, 'GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n');
     expect(reply.status).toBe(200);
     expect(reply.body).toBe('app');
@@ -134,7 +124,7 @@ describe('the Host rule', () => {
     tags: ['threat-model'],
   }, async () => {
     // Node itself answers 400 to an HTTP/1.1 request without Host; an HTTP/1.0 one reaches us.
-    mounted = await mount(createHttpHandler(basicServer(), ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), ADMIT_ALL)));
     const bytes = post(LIST.body, LIST.headers).replace('HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'HTTP/1.0\r\n');
     const reply = await exchange(mounted.port, bytes);
     expect(reply.status).toBe(421);
@@ -143,7 +133,7 @@ describe('the Host rule', () => {
   });
 
   test('a bracketed IPv6 Host without a port is read as its address and served', async () => {
-    mounted = await mount(createHttpHandler(basicServer(), ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), ADMIT_ALL)));
     const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, Host: '[::1]' }));
     expect(reply.status).toBe(200);
     reply.client.end();
@@ -151,7 +141,7 @@ describe('the Host rule', () => {
 
   test('an unbracketed IPv6 Host is compared whole, so ::1 is served when ::1 is listed', async () => {
     // Two colons or more cannot be name:port; read as one, it is the listed address.
-    mounted = await mount(createHttpHandler(basicServer(), ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), ADMIT_ALL)));
     const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, Host: '::1' }));
     expect(reply.status).toBe(200);
     reply.client.end();
@@ -159,7 +149,9 @@ describe('the Host rule', () => {
 
   test("with allowedHosts 'any' an HTTP/1.0 absolute-form request without Host is served", async () => {
     // The target names the host (RFC 9112 §3.2.2) and no Host line is there to disagree with it.
-    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, allowedHosts: 'any' }));
+    const mounted = await closeLater(
+      mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, allowedHosts: 'any' })),
+    );
     const bytes = post(LIST.body, LIST.headers).replace(
       'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n',
       'POST http://127.0.0.1/mcp HTTP/1.0\r\n',
@@ -174,7 +166,7 @@ describe('the Host rule', () => {
     tags: ['threat-model'],
   }, async () => {
     // A bracket never closed is no address: each name is read whole, and the two differ.
-    mounted = await mount(createHttpHandler(basicServer(), ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), ADMIT_ALL)));
     const bytes = post(LIST.body, { ...LIST.headers, Host: '[::2' }).replace(
       'POST /mcp ',
       'POST http://[::1/mcp ',
@@ -192,7 +184,7 @@ describe('the Host rule', () => {
     // Neither reads as a name, each through another way of adding text after one. Two unreadable
     // names once agreed (both read as ''), and this request was then 421 under a list and served
     // under 'any'; a target naming no host now disagrees with every Host line.
-    mounted = await mount(createHttpHandler(basicServer(), ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), ADMIT_ALL)));
     const bytes = post(LIST.body, { ...LIST.headers, Host: '[::1]evil.example' }).replace(
       'POST /mcp ',
       'POST http://localhost:evil.example/mcp ',
@@ -279,7 +271,7 @@ describe('CORS answers', () => {
     test('a POST from a listed origin that carries Access-Control-Request-Method is served as a POST', {
       tags: ['threat-model'],
     }, async () => {
-      mounted = await listen({ ...ADMIT_ALL, cors: {} });
+      const mounted = await closeLater(listen({ ...ADMIT_ALL, cors: {} }));
       const reply = await exchange(
         mounted.port,
         post(LIST.body, { ...LIST.headers, Origin: ORIGIN, 'Access-Control-Request-Method': 'POST' }),
@@ -330,7 +322,7 @@ describe('a no-break space is part of the value it touches', () => {
   test('a Host of a listed name followed by a no-break space is refused 421', {
     tags: ['threat-model'],
   }, async () => {
-    mounted = await mount(createHttpHandler(basicServer(), ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), ADMIT_ALL)));
     const reply = await exchange(
       mounted.port,
       latin1(post(LIST.body, { ...LIST.headers, Host: '127.0.0.1\u00a0' })),
@@ -341,7 +333,7 @@ describe('a no-break space is part of the value it touches', () => {
   test('an Origin of a listed origin followed by a no-break space is refused 403', {
     tags: ['threat-model'],
   }, async () => {
-    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} }));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} })));
     const reply = await exchange(
       mounted.port,
       latin1(post(LIST.body, { ...LIST.headers, Origin: `${ORIGIN}\u00a0` })),
@@ -351,7 +343,7 @@ describe('a no-break space is part of the value it touches', () => {
   });
 
   test('a preflight asking for POST followed by a no-break space is refused 405', async () => {
-    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} }));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} })));
     const reply = await exchange(
       mounted.port,
       latin1(
@@ -374,7 +366,9 @@ describe("an absolute-form target beside a Host line, with allowedHosts 'any'", 
 
   /** The reply to a tools/list whose request line names `target`, beside `Host: host`. */
   async function absolute(target: string, host: string) {
-    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, allowedHosts: 'any' }));
+    const mounted = await closeLater(
+      mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, allowedHosts: 'any' })),
+    );
     const bytes = post(LIST.body, { ...LIST.headers, Host: host }).replace('POST /mcp ', `POST ${target} `);
     return exchange(mounted.port, bytes);
   }
@@ -414,7 +408,7 @@ describe.each([
   test('an OPTIONS request without Origin is no preflight, even asking for POST, and is refused 405', async () => {
     // Only a page sends a preflight, and a page always sends Origin: without one this is a plain
     // OPTIONS request, refused by the method rule, not by the Origin rule's 403.
-    mounted = await listen({ ...ADMIT_ALL, cors: {} });
+    const mounted = await closeLater(listen({ ...ADMIT_ALL, cors: {} }));
     const reply = await exchange(
       mounted.port,
       'OPTIONS /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccess-Control-Request-Method: POST\r\n\r\n',

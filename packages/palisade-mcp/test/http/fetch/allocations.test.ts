@@ -5,24 +5,20 @@
  * always copied, so the first one is too; the buffer they are copied into doubles as it fills
  * and never grows past the length the request announced.
  */
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { postInWrites } from '../../support/allocations.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import { mountFetchHandler } from '../../support/fetch-peer.js';
-import type { Mounted } from '../../support/http-peer.js';
+
+const closeLater = closeAfterEach();
 
 const KIB = 1_024;
 const MIB = 1_048_576;
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
-
 test('a 1 MiB body announced by Content-Length and sent in 64 KiB writes grows one buffer to exactly 1 MiB, once, and never past it', {
   tags: ['threat-model'],
 }, async () => {
-  mounted = await mountFetchHandler();
+  const mounted = await closeLater(mountFetchHandler());
   const { status, sizes } = await postInWrites(mounted.port, MIB, 64 * KIB, 16 * KIB);
   expect(status).toBe(200);
   // Without the announced length to stop at, doubling would pass 1 MiB and reach nearly 2 MiB.

@@ -15,26 +15,18 @@ import { createFetchHandler } from '../../../src/http/fetch/handler.js';
 import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { createServer, defineTool, type Server } from '../../../src/index.js';
 import { MAX_MESSAGE_BYTES, SSE_DRAIN_TIMEOUT_MS } from '../../../src/limits.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import { mountFetchHandler } from '../../support/fetch-peer.js';
-import {
-  ADMIT_ALL,
-  basicServer,
-  exchange,
-  type Mounted,
-  modernRequest,
-  post,
-  RawClient,
-} from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../../support/http-peer.js';
 import { BODY_CONSUMED } from '../../support/mount-checks.js';
+
+const closeLater = closeAfterEach();
 
 const LIST = modernRequest(1, 'tools/list');
 const URL_MCP = 'http://127.0.0.1/mcp';
 
-let mounted: Mounted | undefined;
 afterEach(async () => {
   vi.useRealTimers();
-  await mounted?.close();
-  mounted = undefined;
 });
 
 function refusal(code: number, message: string): unknown {
@@ -176,7 +168,7 @@ describe('the fetch handler reading a body stream', () => {
 
 describe('the fetch handler: the 1 MiB bound and framing', () => {
   test('a body of exactly 1 MiB with a Content-Length saying so is served', async () => {
-    mounted = await mountFetchHandler();
+    const mounted = await closeLater(mountFetchHandler());
     const reply = await exchange(mounted.port, post(paddedList(MAX_MESSAGE_BYTES), LIST.headers));
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body)).toMatchObject({ id: 1, result: { tools: expect.any(Array) } });
@@ -184,7 +176,7 @@ describe('the fetch handler: the 1 MiB bound and framing', () => {
   });
 
   test('a chunked body of exactly 1 MiB, counted as it arrives, is served', async () => {
-    mounted = await mountFetchHandler();
+    const mounted = await closeLater(mountFetchHandler());
     const body = paddedList(MAX_MESSAGE_BYTES);
     const head = post('', { ...LIST.headers, 'Content-Length': undefined, 'Transfer-Encoding': 'chunked' });
     const client = new RawClient(mounted.port);
@@ -273,7 +265,7 @@ describe('the fetch handler: a client gone, a host that fails', () => {
   });
 
   test('a refusal is sent as Content-Type: application/json', async () => {
-    mounted = await mountFetchHandler();
+    const mounted = await closeLater(mountFetchHandler());
     const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, Host: 'evil.example' }));
     expect(reply.status).toBe(421);
     expect(reply.headers['content-type']).toBe('application/json');
@@ -283,7 +275,7 @@ describe('the fetch handler: a client gone, a host that fails', () => {
 
 describe('the fetch handler: the mirrored headers, whose joined lines are split again', () => {
   async function twoLines(name: string, value: string): Promise<{ status: number; body: unknown }> {
-    mounted = await mountFetchHandler();
+    const mounted = await closeLater(mountFetchHandler());
     const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, [name]: [value, value] }));
     reply.client.end();
     return { status: reply.status, body: JSON.parse(reply.body) };
@@ -321,7 +313,7 @@ describe('the fetch handler: the mirrored headers, whose joined lines are split 
   test('two Mcp-Name lines are refused as a repeat with 400 and -32020', {
     tags: ['threat-model'],
   }, async () => {
-    mounted = await mountFetchHandler();
+    const mounted = await closeLater(mountFetchHandler());
     const call = modernRequest(2, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
     const reply = await exchange(
       mounted.port,
@@ -338,12 +330,14 @@ describe('the fetch handler: the mirrored headers, whose joined lines are split 
 
   test('authorize sees a header that is not mirrored as the one line it came in, ", " and all', async () => {
     const seen: unknown[] = [];
-    mounted = await mountFetchHandler({
-      authorize: (request) => {
-        seen.push(request.rawHeaders);
-        return { ok: true };
-      },
-    });
+    const mounted = await closeLater(
+      mountFetchHandler({
+        authorize: (request) => {
+          seen.push(request.rawHeaders);
+          return { ok: true };
+        },
+      }),
+    );
     const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, 'X-Trace': 'a, b' }));
     expect(reply.status).toBe(200);
     const raw = seen[0] as readonly string[];
@@ -360,12 +354,14 @@ describe('the fetch handler: the request authorize sees', () => {
   /** What authorize was handed for one request of these raw bytes, its answer's status with it. */
   async function seenBy(bytes: string): Promise<{ status: number; headers: unknown; rawHeaders: unknown }> {
     let seen: { headers: unknown; rawHeaders: unknown } | undefined;
-    mounted = await mountFetchHandler({
-      authorize: (request) => {
-        seen = { headers: request.headers, rawHeaders: request.rawHeaders };
-        return { ok: true };
-      },
-    });
+    const mounted = await closeLater(
+      mountFetchHandler({
+        authorize: (request) => {
+          seen = { headers: request.headers, rawHeaders: request.rawHeaders };
+          return { ok: true };
+        },
+      }),
+    );
     const reply = await exchange(mounted.port, bytes);
     reply.client.end();
     return { status: reply.status, headers: seen?.headers, rawHeaders: seen?.rawHeaders };

@@ -10,29 +10,25 @@
  * `Response` it returns, as a fetch runtime does; target cases go through @hono/node-server over a
  * real socket, which builds the Request's URL from an absolute-form target, userinfo and all.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
 import { createServer, defineTool } from '../../../src/index.js';
 import { MAX_MESSAGE_BYTES } from '../../../src/limits.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import { mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
   basicServer,
   exchange,
-  type Mounted,
   modernRequest,
   post,
   recordingServer,
 } from '../../support/http-peer.js';
 
+const closeLater = closeAfterEach();
+
 const LIST = modernRequest(1, 'tools/list');
 const URL_MCP = 'http://127.0.0.1/mcp';
-
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
 
 /** LIST's headers with JSON Content-Type and Accept, as a Request's header record. */
 function listHeaders(extra: Record<string, string> = {}): Record<string, string> {
@@ -131,10 +127,12 @@ describe('the fetch handler: userinfo in an absolute-form target', () => {
   ])('a target carrying %s is refused 400, reporting no fault', async (_name, authority) => {
     const faults: string[] = [];
     const logged: unknown[] = [];
-    mounted = await mountFetchHandler({
-      onFault: (message) => faults.push(message),
-      onLog: (event) => logged.push(event),
-    });
+    const mounted = await closeLater(
+      mountFetchHandler({
+        onFault: (message) => faults.push(message),
+        onLog: (event) => logged.push(event),
+      }),
+    );
     const reply = await exchange(mounted.port, absoluteForm(authority));
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.body)).toEqual({

@@ -2,32 +2,21 @@
  * createFetchHandler behind a real listening server (@hono/node-server converts each node request
  * to a Web Request), driven by raw bytes so every rule is observed as a client sees it.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
 import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../../src/index.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import { listenFetch, mountFetchHandler } from '../../support/fetch-peer.js';
-import {
-  ADMIT_ALL,
-  basicServer,
-  exchange,
-  type Mounted,
-  modernRequest,
-  post,
-  RawClient,
-} from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../../support/http-peer.js';
 import { BODY_CONSUMED, expectEchoAnswered } from '../../support/mount-checks.js';
+
+const closeLater = closeAfterEach();
 
 const LIST = modernRequest(1, 'tools/list');
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
-
 async function serveWith(options: Partial<HttpHandlerOptions> = {}): Promise<number> {
-  mounted = await mountFetchHandler(options);
+  const mounted = await closeLater(mountFetchHandler(options));
   return mounted.port;
 }
 
@@ -109,7 +98,7 @@ describe('the fetch handler: a client that leaves', () => {
         }),
       ],
     });
-    mounted = await listenFetch(createFetchHandler(server, ADMIT_ALL));
+    const mounted = await closeLater(listenFetch(createFetchHandler(server, ADMIT_ALL)));
     const call = modernRequest(5, 'tools/call', { name: 'wait', arguments: {} });
     // JSON only: nothing is written before the result, so only the request's signal can tell.
     const client = new RawClient(mounted.port);
@@ -281,10 +270,12 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
       ...ADMIT_ALL,
       onFault: (description) => faults.push(description),
     });
-    mounted = await listenFetch(async (request) => {
-      await request.json();
-      return handler(request);
-    });
+    const mounted = await closeLater(
+      listenFetch(async (request) => {
+        await request.json();
+        return handler(request);
+      }),
+    );
     const reply = await exchange(mounted.port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(500);
     expect(JSON.parse(reply.body)).toEqual(refusal(-32603, 'Internal error'));
@@ -376,10 +367,12 @@ describe('the fetch handler: what a Request does not carry', () => {
   test('a malformed Content-Length never reaches the fetch handler behind @hono/node-server: Node answers 400 and closes', async () => {
     let calls = 0;
     const handler = createFetchHandler(basicServer(), ADMIT_ALL);
-    mounted = await listenFetch((request) => {
-      calls += 1;
-      return handler(request);
-    });
+    const mounted = await closeLater(
+      listenFetch((request) => {
+        calls += 1;
+        return handler(request);
+      }),
+    );
     for (const length of ['abc', '+5', '-1', '0x10', '1e3', ['5', '5']]) {
       const client = new RawClient(mounted.port);
       client.send(post(LIST.body, { ...LIST.headers, 'Content-Length': length }));

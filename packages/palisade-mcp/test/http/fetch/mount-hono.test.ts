@@ -3,31 +3,21 @@
  * `app.post('/mcp', (c) => handler(c.req.raw))`, the snippet the README proposes.
  */
 import { Hono } from 'hono';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import { listenFetch } from '../../support/fetch-peer.js';
-import {
-  ADMIT_ALL,
-  basicServer,
-  exchange,
-  type Mounted,
-  modernRequest,
-  post,
-} from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, post } from '../../support/http-peer.js';
 import { BODY_CONSUMED, expectEchoAnswered } from '../../support/mount-checks.js';
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
+const closeLater = closeAfterEach();
 
 describe('mounted in Hono', () => {
   test('app.post(/mcp, (c) => handler(c.req.raw)) answers a tools/call with its result', async () => {
     const handler = createFetchHandler(basicServer(), ADMIT_ALL);
     const app = new Hono();
     app.post('/mcp', (c) => handler(c.req.raw));
-    mounted = await listenFetch(app.fetch);
+    const mounted = await closeLater(listenFetch(app.fetch));
     await expectEchoAnswered(mounted.port);
   });
 
@@ -35,7 +25,7 @@ describe('mounted in Hono', () => {
     const handler = createFetchHandler(basicServer(), { ...ADMIT_ALL, cors: {} });
     const app = new Hono();
     app.on(['POST', 'OPTIONS'], '/mcp', (c) => handler(c.req.raw));
-    mounted = await listenFetch(app.fetch);
+    const mounted = await closeLater(listenFetch(app.fetch));
     const preflight = [
       'OPTIONS /mcp HTTP/1.1',
       'Host: 127.0.0.1',
@@ -59,7 +49,7 @@ describe('mounted in Hono', () => {
       await c.req.json();
       return handler(c.req.raw);
     });
-    mounted = await listenFetch(app.fetch);
+    const mounted = await closeLater(listenFetch(app.fetch));
     const list = modernRequest(1, 'tools/list');
     const reply = await exchange(mounted.port, post(list.body, list.headers));
     expect(reply.status).toBe(500);

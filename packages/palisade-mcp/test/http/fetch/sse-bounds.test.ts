@@ -6,23 +6,20 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { once } from 'node:events';
-import { connect, type Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect, test } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
-import { createServer, defineTool } from '../../../src/index.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import { listenFetch } from '../../support/fetch-peer.js';
-import { ADMIT_ALL, type Mounted, modernRequest, post } from '../../support/http-peer.js';
+import { ADMIT_ALL, post } from '../../support/http-peer.js';
+import { floodCall, floodServer, silentClient } from '../../support/sse-flood.js';
 
-const CHUNK = 'x'.repeat(65_536);
+const closeLater = closeAfterEach();
+
 const OFFERED = 400;
 
-let mounted: Mounted | undefined;
 const cleanups: Array<() => void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
-  await mounted?.close();
-  mounted = undefined;
 });
 
 test('the fetch handler cuts an SSE answer its client stopped reading at the queue bound, and aborts the handler', {
@@ -36,44 +33,14 @@ test('the fetch handler cuts an SSE answer its client stopped reading at the que
   subscribe('palisade:http-refusal', listener);
   cleanups.push(() => unsubscribe('palisade:http-refusal', listener));
 
-  let finish!: (outcome: { aborted: boolean; emitted: number }) => void;
-  const finished = new Promise<{ aborted: boolean; emitted: number }>((resolve) => {
-    finish = resolve;
-  });
-  const server = createServer({
-    name: 'flood',
-    version: '1',
-    tools: [
-      defineTool({
-        name: 'flood',
-        inputSchema: { type: 'object' },
-        handler: async (_args, ctx) => {
-          let emitted = 0;
-          // Paced past the progress rate limit (one per 10 ms once the burst is spent).
-          while (emitted < OFFERED && !ctx.signal.aborted) {
-            emitted += 1;
-            ctx.progress(emitted, undefined, CHUNK);
-            await sleep(11);
-          }
-          finish({ aborted: ctx.signal.aborted, emitted });
-          return { content: [{ type: 'text', text: 'done' }] };
-        },
-      }),
-    ],
-  });
-  mounted = await listenFetch(createFetchHandler(server, ADMIT_ALL));
-  const call = modernRequest(1, 'tools/call', {
-    name: 'flood',
-    arguments: {},
-    _meta: { progressToken: 'p' },
-  });
-  const client: Socket = connect(mounted.port, '127.0.0.1');
-  client.on('error', () => {});
+  const flood = floodServer({ limit: OFFERED });
+  const mounted = await closeLater(listenFetch(createFetchHandler(flood.server, ADMIT_ALL)));
+  const call = floodCall(1);
+  const client = silentClient(mounted.port, post(call.body, call.headers));
   client.pause();
-  client.write(post(call.body, call.headers));
   cleanups.push(() => client.destroy());
 
-  const outcome = await finished;
+  const outcome = await flood.finished;
   // 400 x 64 KiB (25 MiB) were on offer; the handler was stopped long before.
   expect(outcome.aborted).toBe(true);
   expect(outcome.emitted).toBeLessThan(OFFERED);

@@ -17,29 +17,22 @@ import {
   type Recording,
   recordAllocations,
 } from '../../support/allocations.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import { dataFrame, H2Peer, headersFrame, postFields } from '../../support/h2-frames.js';
-import {
-  ADMIT_ALL,
-  basicServer,
-  type Mounted,
-  modernRequest,
-  mountHandler,
-  RawClient,
-} from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, modernRequest, mountHandler, RawClient } from '../../support/http-peer.js';
+
+const closeLater = closeAfterEach();
 
 const KIB = 1_024;
 const MIB = 1_048_576;
 
 const LIST = modernRequest(1, 'tools/list');
 
-let mounted: Mounted | undefined;
 let h2: Http2Server | undefined;
 let recording: Recording | undefined;
 afterEach(async () => {
   recording?.stop();
   recording = undefined;
-  await mounted?.close();
-  mounted = undefined;
   if (h2 !== undefined) {
     h2.close();
     await once(h2, 'close');
@@ -50,7 +43,7 @@ afterEach(async () => {
 test('a body that arrives with its head in one write is decoded from the buffer it came in, with no copy made', {
   tags: ['threat-model'],
 }, async () => {
-  mounted = await mountHandler();
+  const mounted = await closeLater(mountHandler());
   const client = new RawClient(mounted.port);
   recording = recordAllocations(4 * KIB);
   client.send(paddedListPost(8 * KIB));
@@ -64,7 +57,7 @@ test('a body that arrives with its head in one write is decoded from the buffer 
 test('a 1 MiB body announced by Content-Length and sent in 64 KiB writes grows one buffer to exactly 1 MiB, once, and never past it', {
   tags: ['threat-model'],
 }, async () => {
-  mounted = await mountHandler();
+  const mounted = await closeLater(mountHandler());
   const { status, sizes } = await postInWrites(mounted.port, MIB, 64 * KIB, 16 * KIB);
   expect(status).toBe(200);
   // Doubling from the first piece would pass 1 MiB by a few bytes and reach nearly 2 MiB.
@@ -76,7 +69,7 @@ test('a 1 MiB body announced by Content-Length and sent in 64 KiB writes grows o
 test('a body whose second piece fills its announced length exactly is gathered in a buffer of exactly that length', {
   tags: ['threat-model'],
 }, async () => {
-  mounted = await mountHandler();
+  const mounted = await closeLater(mountHandler());
   const client = new RawClient(mounted.port);
   const bytes = paddedListPost(100_000);
   const head = bytes.indexOf('\r\n\r\n') + 4;

@@ -1,32 +1,21 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   createHttpHandler,
   type HttpHandlerOptions,
   type HttpLogEvent,
 } from '../../../src/http/node/handler.js';
 import { createServer, defineTool, HTTP_REFUSAL_CHANNEL } from '../../../src/index.js';
-import {
-  ADMIT_ALL,
-  exchange,
-  type Mounted,
-  modernRequest,
-  mount,
-  mountHandler,
-  post,
-} from '../../support/http-peer.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
+import { ADMIT_ALL, exchange, modernRequest, mount, mountHandler, post } from '../../support/http-peer.js';
+
+const closeLater = closeAfterEach();
 
 const ECHO = modernRequest(1, 'tools/call', { name: 'inspect', arguments: {} });
 const LIST = modernRequest(2, 'tools/list');
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
-
 async function serveWith(options: Partial<HttpHandlerOptions>): Promise<number> {
-  mounted = await mountHandler(options);
+  const mounted = await closeLater(mountHandler(options));
   return mounted.port;
 }
 
@@ -338,11 +327,13 @@ describe('authorize', () => {
         }),
       ],
     });
-    mounted = await mount(
-      createHttpHandler(server, {
-        ...ADMIT_ALL,
-        authorize: () => ({ ok: true, auth: { subject: 'alice' } }),
-      }),
+    const mounted = await closeLater(
+      mount(
+        createHttpHandler(server, {
+          ...ADMIT_ALL,
+          authorize: () => ({ ok: true, auth: { subject: 'alice' } }),
+        }),
+      ),
     );
     const call = modernRequest(3, 'tools/call', { name: 'whoami', arguments: {} });
     const reply = await exchange(mounted.port, post(call.body, call.headers));

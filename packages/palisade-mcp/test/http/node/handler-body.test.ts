@@ -1,24 +1,14 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
-import {
-  exchange,
-  type Mounted,
-  modernRequest,
-  mountHandler,
-  post,
-  RawClient,
-} from '../../support/http-peer.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
+import { exchange, modernRequest, mountHandler, post, RawClient } from '../../support/http-peer.js';
+
+const closeLater = closeAfterEach();
 
 const LIST = modernRequest(1, 'tools/list');
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
-
 async function serveWith(options: Partial<HttpHandlerOptions> = {}, checkContinue = false): Promise<number> {
-  mounted = await mountHandler(options, { checkContinue });
+  const mounted = await closeLater(mountHandler(options, { checkContinue }));
   return mounted.port;
 }
 

@@ -1,24 +1,20 @@
 import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../../src/http/node/handler.js';
 import { MARKER } from '../../fixtures/catalogs.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import {
   ADMIT_ALL,
   basicServer,
   exchange,
-  type Mounted,
   modernRequest,
   mount,
   mountHandler,
   post,
 } from '../../support/http-peer.js';
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
+const closeLater = closeAfterEach();
 
 const LIST = modernRequest(1, 'tools/list');
 const MARKED_BODY = JSON.stringify({
@@ -48,10 +44,12 @@ describe('no client byte, stack or inspected value in any answer', () => {
     'a request refused for its %s does not see the marker come back',
     { tags: ['threat-model'] },
     async (_rule, bytes) => {
-      mounted = await mountHandler({
-        authorize: (request) =>
-          request.rawHeaders.includes('X-Deny') ? { ok: false, reason: MARKER } : { ok: true },
-      });
+      const mounted = await closeLater(
+        mountHandler({
+          authorize: (request) =>
+            request.rawHeaders.includes('X-Deny') ? { ok: false, reason: MARKER } : { ok: true },
+        }),
+      );
       const reply = await exchange(mounted.port, bytes);
       const text = reply.client.text();
       // Refused: an HTTP error status, or for a host fault (a delivered JSON-RPC answer, 200) -32603.
@@ -67,7 +65,9 @@ describe('no client byte, stack or inspected value in any answer', () => {
   test('an authorize refusal’s reason holding the marker does not come back', {
     tags: ['threat-model'],
   }, async () => {
-    mounted = await mountHandler({ authorize: () => ({ ok: false, status: 401, reason: MARKER }) });
+    const mounted = await closeLater(
+      mountHandler({ authorize: () => ({ ok: false, status: 401, reason: MARKER }) }),
+    );
     const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, Authorization: MARKER }));
     expect(reply.status).toBe(401);
     expect(reply.client.text()).not.toContain(MARKER);
@@ -90,7 +90,7 @@ describe('a body parser mounted in front', () => {
         handler(req, res);
       });
     };
-    mounted = await mount(withParser);
+    const mounted = await closeLater(mount(withParser));
     const reply = await exchange(mounted.port, post(LIST.body, LIST.headers));
     expect(reply.statusLine).toBe('HTTP/1.1 500 Internal Server Error');
     expect(JSON.parse(reply.body)).toEqual({
@@ -114,10 +114,12 @@ describe('the palisade:http-refusal channel', () => {
     };
     subscribe('palisade:http-refusal', listener);
     try {
-      mounted = await mountHandler({
-        authorize: (request) =>
-          request.rawHeaders.includes('X-Deny') ? { ok: false, reason: MARKER } : { ok: true },
-      });
+      const mounted = await closeLater(
+        mountHandler({
+          authorize: (request) =>
+            request.rawHeaders.includes('X-Deny') ? { ok: false, reason: MARKER } : { ok: true },
+        }),
+      );
       for (const bytes of [
         post(LIST.body, { ...LIST.headers, Origin: `http://${MARKER}` }),
         post(LIST.body, { ...LIST.headers, 'X-Deny': '1' }),
@@ -145,7 +147,7 @@ describe('refusing before the read', () => {
   test('a refused caller’s unread body is not drained: the server stops reading after the answer', {
     tags: ['threat-model'],
   }, async () => {
-    mounted = await mountHandler();
+    const mounted = await closeLater(mountHandler());
     const serverSide = new Promise<number>((resolve) => {
       mounted?.server.once('connection', (socket) => socket.once('close', () => resolve(socket.bytesRead)));
     });

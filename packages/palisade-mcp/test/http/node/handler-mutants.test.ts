@@ -14,12 +14,12 @@ import {
   type HttpLogEvent,
 } from '../../../src/http/node/handler.js';
 import { type Serving, serve } from '../../../src/http/node/serve.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import { dataFrame, H2Peer, headersFrame, postFields } from '../../support/h2-frames.js';
 import {
   ADMIT_ALL,
   basicServer,
   exchange,
-  type Mounted,
   modernRequest,
   mount,
   post,
@@ -27,15 +27,11 @@ import {
   recordingServer,
 } from '../../support/http-peer.js';
 
+const closeLater = closeAfterEach();
+
 const LIST = modernRequest(1, 'tools/list');
 const ORIGIN = 'http://app.example';
 const INTERNAL = { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' } };
-
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
 
 /** The node handler mounted behind `before`, which runs first as a middleware would. */
 async function mountBehind(
@@ -43,10 +39,12 @@ async function mountBehind(
   before: (req: IncomingMessage, res: ServerResponse) => void,
 ): Promise<number> {
   const handler = createHttpHandler(basicServer(), { ...ADMIT_ALL, ...options });
-  mounted = await mount((req, res) => {
-    before(req, res);
-    handler(req, res);
-  });
+  const mounted = await closeLater(
+    mount((req, res) => {
+      before(req, res);
+      handler(req, res);
+    }),
+  );
   return mounted.port;
 }
 
@@ -56,7 +54,7 @@ async function mountBehindAsync(
   before: (req: IncomingMessage, done: () => void) => void,
 ): Promise<number> {
   const handler = createHttpHandler(basicServer(), { ...ADMIT_ALL, ...options });
-  mounted = await mount((req, res) => before(req, () => handler(req, res)));
+  const mounted = await closeLater(mount((req, res) => before(req, () => handler(req, res))));
   return mounted.port;
 }
 
@@ -114,7 +112,7 @@ function preflightBytes(extra: readonly string[] = []): string {
 
 describe('a CORS preflight and the body it declares', () => {
   test('a preflight with Content-Length: 0 declares no body: answered 204 on a connection that stays open', async () => {
-    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} }));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} })));
     const client = new RawClient(mounted.port);
     client.send(preflightBytes(['Content-Length: 0']));
     const first = await client.response();
@@ -127,7 +125,7 @@ describe('a CORS preflight and the body it declares', () => {
   });
 
   test('a preflight sent chunked declares a body: answered 204 and the connection closed', async () => {
-    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} }));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} })));
     const reply = await exchange(mounted.port, preflightBytes(['Transfer-Encoding: chunked']));
     expect(reply.status).toBe(204);
     expect(reply.headers['connection']).toBe('close');
@@ -210,8 +208,8 @@ describe('the node:http2 core API (handler.stream)', () => {
 describe('what onLog receives for a refusal', () => {
   test('a refusal with no reason is logged without a reason key', async () => {
     const events: HttpLogEvent[] = [];
-    mounted = await mount(
-      createHttpHandler(basicServer(), { ...ADMIT_ALL, onLog: (event) => events.push(event) }),
+    const mounted = await closeLater(
+      mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, onLog: (event) => events.push(event) })),
     );
     const reply = await exchange(mounted.port, post(LIST.body, LIST.headers, 'PUT'));
     expect(reply.status).toBe(405);
@@ -222,13 +220,15 @@ describe('what onLog receives for a refusal', () => {
 
   test('an authorizeBody still pending at the read deadline is logged as authorize-body, saying it did not settle', async () => {
     const events: HttpLogEvent[] = [];
-    mounted = await mount(
-      createHttpHandler(basicServer(), {
-        ...ADMIT_ALL,
-        authorizeBody: () => new Promise(() => {}),
-        readTimeoutMs: 300,
-        onLog: (event) => events.push(event),
-      }),
+    const mounted = await closeLater(
+      mount(
+        createHttpHandler(basicServer(), {
+          ...ADMIT_ALL,
+          authorizeBody: () => new Promise(() => {}),
+          readTimeoutMs: 300,
+          onLog: (event) => events.push(event),
+        }),
+      ),
     );
     const reply = await exchange(mounted.port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(403);
@@ -287,7 +287,9 @@ describe('a body taken before the handler saw it', () => {
 describe('100 Continue is sent only to a caller that asked', () => {
   test('with checkContinue, a request without Expect gets its answer and no 100 Continue', async () => {
     const handler = createHttpHandler(basicServer(), ADMIT_ALL);
-    mounted = await mount(handler, (server) => server.on('checkContinue', handler.checkContinue));
+    const mounted = await closeLater(
+      mount(handler, (server) => server.on('checkContinue', handler.checkContinue)),
+    );
     const reply = await exchange(mounted.port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(200);
     expect(reply.client.text().startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
@@ -298,15 +300,17 @@ describe('100 Continue is sent only to a caller that asked', () => {
 describe('a late refusal keeps the connection', () => {
   test('an authorizeBody that throws is answered 500 on a connection that stays open', async () => {
     let calls = 0;
-    mounted = await mount(
-      createHttpHandler(basicServer(), {
-        ...ADMIT_ALL,
-        authorizeBody: () => {
-          calls += 1;
-          if (calls === 1) throw new Error('signature store offline');
-          return { ok: true };
-        },
-      }),
+    const mounted = await closeLater(
+      mount(
+        createHttpHandler(basicServer(), {
+          ...ADMIT_ALL,
+          authorizeBody: () => {
+            calls += 1;
+            if (calls === 1) throw new Error('signature store offline');
+            return { ok: true };
+          },
+        }),
+      ),
     );
     const client = new RawClient(mounted.port);
     client.send(post(LIST.body, LIST.headers));
@@ -526,12 +530,14 @@ describe('every refusal, as the client and the host log see it', () => {
     ],
   ])('%s is answered with its status and message and logged by its rule', async (_name, refused) => {
     const events: HttpLogEvent[] = [];
-    mounted = await mount(
-      createHttpHandler(basicServer(), {
-        ...ADMIT_ALL,
-        ...refused.options,
-        onLog: (event) => events.push(event),
-      }),
+    const mounted = await closeLater(
+      mount(
+        createHttpHandler(basicServer(), {
+          ...ADMIT_ALL,
+          ...refused.options,
+          onLog: (event) => events.push(event),
+        }),
+      ),
     );
     const reply = await exchange(mounted.port, refused.bytes);
     expect(reply.status).toBe(refused.status);
@@ -627,10 +633,12 @@ describe('a client that leaves while an asynchronous authorizeBody judges its bo
         return { ok: true };
       },
     });
-    mounted = await mount((req, res) => {
-      req.once('close', () => setTimeout(leave, 20));
-      handler(req, res);
-    });
+    const mounted = await closeLater(
+      mount((req, res) => {
+        req.once('close', () => setTimeout(leave, 20));
+        handler(req, res);
+      }),
+    );
     const call = modernRequest(1, 'tools/call', { name: 'record', arguments: {} });
     const client = new RawClient(mounted.port);
     client.send(post(call.body, call.headers));

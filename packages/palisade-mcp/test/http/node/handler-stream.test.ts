@@ -1,11 +1,11 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../../src/index.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import {
   ADMIT_ALL,
   type Json,
-  type Mounted,
   modernRequest,
   mount,
   mountHandler,
@@ -13,11 +13,7 @@ import {
   RawClient,
 } from '../../support/http-peer.js';
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
+const closeLater = closeAfterEach();
 
 function postWithNode(
   port: number,
@@ -56,7 +52,7 @@ const PROGRESS_BODY = PROGRESS.body;
 
 describe('responses that stream', () => {
   test('a request that emits notifications to a client accepting text/event-stream is answered as SSE', async () => {
-    mounted = await mountHandler();
+    const mounted = await closeLater(mountHandler());
     const reply = await postWithNode(mounted.port, PROGRESS_BODY, {
       ...PROGRESS.headers,
       accept: 'application/json, text/event-stream',
@@ -78,7 +74,7 @@ describe('responses that stream', () => {
   });
 
   test('the same request from a client accepting only JSON is answered as one JSON response', async () => {
-    mounted = await mountHandler();
+    const mounted = await closeLater(mountHandler());
     const reply = await postWithNode(mounted.port, PROGRESS_BODY, {
       ...PROGRESS.headers,
       accept: 'application/json',
@@ -92,7 +88,7 @@ describe('responses that stream', () => {
   });
 
   test('a request that emits nothing is answered as JSON even when the client accepts a stream', async () => {
-    mounted = await mountHandler();
+    const mounted = await closeLater(mountHandler());
     const call = modernRequest(2, 'tools/list');
     const reply = await postWithNode(mounted.port, call.body, {
       ...call.headers,
@@ -155,7 +151,9 @@ describe('a client that goes away', () => {
   }, async () => {
     const held = holdingServer();
     const faults: string[] = [];
-    mounted = await mount(createHttpHandler(held.server, { ...ADMIT_ALL, onFault: (d) => faults.push(d) }));
+    const mounted = await closeLater(
+      mount(createHttpHandler(held.server, { ...ADMIT_ALL, onFault: (d) => faults.push(d) })),
+    );
     const call = modernRequest(1, 'tools/call', { name: 'hold', arguments: {} });
     const closed = new Promise<void>((resolve) =>
       mounted?.server.once('connection', (s) => s.once('close', resolve)),
@@ -169,7 +167,7 @@ describe('a client that goes away', () => {
 
   test('on 2025-11-25, a disconnect is not a cancel', { tags: ['threat-model'] }, async () => {
     const held = holdingServer();
-    mounted = await mount(createHttpHandler(held.server, ADMIT_ALL));
+    const mounted = await closeLater(mount(createHttpHandler(held.server, ADMIT_ALL)));
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,

@@ -4,30 +4,19 @@
  * own answer.
  */
 import express from 'express';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../../src/http/node/handler.js';
 import { hostAllowList } from '../../../src/http/node/host-allow-list.js';
-import {
-  ADMIT_ALL,
-  basicServer,
-  exchange,
-  type Mounted,
-  modernRequest,
-  mount,
-  post,
-} from '../../support/http-peer.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, mount, post } from '../../support/http-peer.js';
+
+const closeLater = closeAfterEach();
 
 const LIST = modernRequest(1, 'tools/list');
 const HOST_NOT_ALLOWED = {
   jsonrpc: '2.0',
   error: { code: -32600, message: 'Invalid request: Host not allowed' },
 };
-
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
 
 /** An app with a page route and the MCP route, both behind the middleware. */
 async function appWith(middleware: ReturnType<typeof hostAllowList>): Promise<number> {
@@ -37,7 +26,7 @@ async function appWith(middleware: ReturnType<typeof hostAllowList>): Promise<nu
     res.send('ok');
   });
   app.post('/mcp', createHttpHandler(basicServer(), { ...ADMIT_ALL, allowedHosts: 'any' }));
-  mounted = await mount(app as unknown as Parameters<typeof mount>[0]);
+  const mounted = await closeLater(mount(app as unknown as Parameters<typeof mount>[0]));
   return mounted.port;
 }
 

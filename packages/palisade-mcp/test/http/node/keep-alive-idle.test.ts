@@ -8,26 +8,25 @@
  */
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../../src/http/node/handler.js';
-import { ADMIT_ALL, basicServer, type Mounted, modernRequest, mount, post } from '../../support/http-peer.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
+import { ADMIT_ALL, basicServer, modernRequest, mount, post } from '../../support/http-peer.js';
+
+const closeLater = closeAfterEach();
 
 const KEEP_ALIVE_MS = 200;
-
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
 
 /** Sends one request on a fresh connection, then times how long the idle connection stays open. */
 async function idleAfterAnswer(
   call: { body: string; headers: Record<string, unknown> },
   accept: string,
 ): Promise<{ answer: string; openForMs: number }> {
-  mounted = await mount(createHttpHandler(basicServer(), ADMIT_ALL), (server) => {
-    server.keepAliveTimeout = KEEP_ALIVE_MS;
-  });
+  const mounted = await closeLater(
+    mount(createHttpHandler(basicServer(), ADMIT_ALL), (server) => {
+      server.keepAliveTimeout = KEEP_ALIVE_MS;
+    }),
+  );
   const socket = connect(mounted.port, '127.0.0.1');
   let received = '';
   let answeredAt = 0;

@@ -4,29 +4,18 @@
  * in front has already read the stream; the handler then refuses by name instead of reading nothing.
  */
 import express from 'express';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../../src/http/node/handler.js';
-import {
-  ADMIT_ALL,
-  basicServer,
-  exchange,
-  type Mounted,
-  modernRequest,
-  mount,
-  post,
-} from '../../support/http-peer.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, mount, post } from '../../support/http-peer.js';
 import { BODY_CONSUMED, expectEchoAnswered } from '../../support/mount-checks.js';
+
+const closeLater = closeAfterEach();
 
 const LIST = modernRequest(1, 'tools/list');
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
-
 async function listen(app: express.Express): Promise<number> {
-  mounted = await mount(app as unknown as Parameters<typeof mount>[0]);
+  const mounted = await closeLater(mount(app as unknown as Parameters<typeof mount>[0]));
   return mounted.port;
 }
 
