@@ -110,9 +110,9 @@ describe('the http mutation groups', () => {
     });
     expect(missing).toEqual([]);
     // The check above must see the import graph: the handler's own tests reach answer.ts.
-    expect(reach.get(`${PACKAGE}/test/http/handler-body.test.ts`)?.has(`${PACKAGE}/src/http/answer.ts`)).toBe(
-      true,
-    );
+    expect(
+      reach.get(`${PACKAGE}/test/http/node/handler-body.test.ts`)?.has(`${PACKAGE}/src/http/answer.ts`),
+    ).toBe(true);
   });
 
   test('each test pattern of an http group names a test file, and none names progress-rate', () => {
