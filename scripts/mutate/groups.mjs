@@ -126,7 +126,7 @@ export const groups = {
       `${test}/http/node/h2-holds.test.ts`,
       `${test}/http/cors.test.ts`,
       `${test}/http/host-origin.test.ts`,
-      `${test}/http/node/handler-mutants.test.ts`,
+      `${test}/http/node/handler-refusals.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

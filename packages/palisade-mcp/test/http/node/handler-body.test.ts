@@ -1,7 +1,22 @@
+/**
+ * How the node handler reads a request body over a real socket: the bounds it holds, what Node
+ * frames before the handler sees it, what a CORS preflight declares about a body, and
+ * `Expect: 100-continue`, answered only for a caller that asked and passes every check first.
+ */
+
 import { describe, expect, test } from 'vitest';
-import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
+import { createHttpHandler, type HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
-import { exchange, modernRequest, mountHandler, post, RawClient } from '../../support/http-peer.js';
+import {
+  ADMIT_ALL,
+  basicServer,
+  exchange,
+  modernRequest,
+  mount,
+  mountHandler,
+  post,
+  RawClient,
+} from '../../support/http-peer.js';
 
 const closeLater = closeAfterEach();
 
@@ -18,6 +33,21 @@ function echoOfSize(size: number): { body: string; headers: Record<string, unkno
   const body = skeleton.body.replace('"text":""', `"text":"${'a'.repeat(size - skeleton.body.length)}"`);
   expect(Buffer.byteLength(body)).toBe(size);
   return { body, headers: skeleton.headers };
+}
+
+const ORIGIN = 'http://app.example';
+
+/** The raw bytes of a browser's preflight for a POST to /mcp, with these extra header lines. */
+function preflightBytes(extra: readonly string[] = []): string {
+  return [
+    'OPTIONS /mcp HTTP/1.1',
+    'Host: 127.0.0.1',
+    `Origin: ${ORIGIN}`,
+    'Access-Control-Request-Method: POST',
+    ...extra,
+    '',
+    '',
+  ].join('\r\n');
 }
 
 describe('reading the body', () => {
@@ -306,5 +336,41 @@ describe('Expect: 100-continue', () => {
     const reply = await client.response();
     expect(reply.status).toBe(200);
     client.end();
+  });
+});
+
+describe('a CORS preflight and the body it declares', () => {
+  test('a preflight with Content-Length: 0 declares no body: answered 204 on a connection that stays open', async () => {
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} })));
+    const client = new RawClient(mounted.port);
+    client.send(preflightBytes(['Content-Length: 0']));
+    const first = await client.response();
+    expect(first.status).toBe(204);
+    expect(first.headers['connection']).not.toBe('close');
+    client.send(preflightBytes());
+    const second = await client.response();
+    expect(second.status).toBe(204);
+    client.end();
+  });
+
+  test('a preflight sent chunked declares a body: answered 204 and the connection closed', async () => {
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} })));
+    const reply = await exchange(mounted.port, preflightBytes(['Transfer-Encoding: chunked']));
+    expect(reply.status).toBe(204);
+    expect(reply.headers['connection']).toBe('close');
+    await reply.client.closed;
+  });
+});
+
+describe('100 Continue is sent only to a caller that asked', () => {
+  test('with checkContinue, a request without Expect gets its answer and no 100 Continue', async () => {
+    const handler = createHttpHandler(basicServer(), ADMIT_ALL);
+    const mounted = await closeLater(
+      mount(handler, (server) => server.on('checkContinue', handler.checkContinue)),
+    );
+    const reply = await exchange(mounted.port, post(LIST.body, LIST.headers));
+    expect(reply.status).toBe(200);
+    expect(reply.client.text().startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+    reply.client.end();
   });
 });
