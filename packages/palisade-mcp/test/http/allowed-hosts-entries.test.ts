@@ -8,11 +8,10 @@ import { describe, expect, test } from 'vitest';
 import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import { hostAllowList } from '../../src/http/node/host-allow-list.js';
 import { closeAfterEach } from '../support/close-after-each.js';
-import { basicServer, exchange, modernRequest, mount, post } from '../support/http-peer.js';
+import { basicServer, exchange, LIST, mount, post } from '../support/http-peer.js';
 
 const closeLater = closeAfterEach();
 
-const LIST = modernRequest(1, 'tools/list');
 const INVALID = 'PALISADE_ERR_INVALID_OPTION';
 const SHAPE = 'must be a host as Host names it, without scheme or port (such as localhost, 127.0.0.1 or ::1)';
 

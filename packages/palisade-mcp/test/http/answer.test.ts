@@ -4,8 +4,7 @@
  * `tools/call` alone), which revision a version header settles on, what is written once nobody
  * can receive it or once the host has sent its own head (nothing, and no fault), how much of a
  * refused body is read, and where a stream's bounds and drain deadline fall, to the byte, the
- * event and the second (fake timers). Written for the mutants of the `http-answer` group that its
- * complete run left alive (docs/mutation-testing.md).
+ * event and the second (fake timers).
  */
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';

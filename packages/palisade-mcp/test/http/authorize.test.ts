@@ -1,7 +1,6 @@
 /**
  * What an `authorize` hook is handed, and how each thing it may return is judged, over a real
- * socket. Written for the mutants of src/http/authorize.ts that the `http-options` group left
- * alive (docs/mutation-testing.md): each test pins one behaviour a host or a client can see.
+ * socket: each test pins one behaviour a host or a client can see.
  */
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, test, vi } from 'vitest';
@@ -12,11 +11,9 @@ import {
   type HttpLogEvent,
 } from '../../src/http/node/handler.js';
 import { closeAfterEach } from '../support/close-after-each.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, mount, post } from '../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, LIST, mount, post } from '../support/http-peer.js';
 
 const closeLater = closeAfterEach();
-
-const LIST = modernRequest(1, 'tools/list');
 
 interface Seen {
   readonly port: number;

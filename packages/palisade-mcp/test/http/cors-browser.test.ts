@@ -16,7 +16,7 @@ import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import type { HttpHandlerOptions, HttpLogEvent } from '../../src/http/http-options.js';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { listenFetch } from '../support/fetch-peer.js';
-import { basicServer, type Json, type Mounted, modernRequest, mount } from '../support/http-peer.js';
+import { basicServer, type Json, LIST, type Mounted, mount } from '../support/http-peer.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = [
@@ -29,7 +29,6 @@ const FLAGS = [
   '--no-first-run',
 ];
 const TOKEN = 'Bearer page-token';
-const LIST = modernRequest(1, 'tools/list');
 
 interface Fetched {
   readonly status: number;

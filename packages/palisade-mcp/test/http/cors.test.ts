@@ -19,6 +19,7 @@ import {
   ADMIT_ALL,
   basicServer,
   exchange,
+  LIST,
   modernRequest,
   mount,
   type Parsed,
@@ -29,7 +30,6 @@ import {
 const closeLater = closeAfterEach();
 
 const ORIGIN = 'http://app.example';
-const LIST = modernRequest(1, 'tools/list');
 /** The allowed request headers of a catalog that declares no `Mcp-Param-*` header. */
 const MCP_HEADERS = 'accept, content-type, authorization, mcp-protocol-version, mcp-method, mcp-name';
 

@@ -1,8 +1,7 @@
 /**
  * The Host, Origin and CORS rules (host-origin.ts, node/host-allow-list.ts, cors.ts) as a host and a
  * client see them: refusals at construction with their exact code and message, and exchanges over
- * a real socket with their exact status and headers. Written for the mutants the `http-origin`
- * group left alive (docs/mutation-testing.md).
+ * a real socket with their exact status and headers.
  */
 import type { ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
@@ -14,12 +13,11 @@ import { createServer, type Server } from '../../src/index.js';
 import { closeAfterEach } from '../support/close-after-each.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import { dataFrame, H2Peer, headersFrame } from '../support/h2-frames.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, mount, post } from '../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, LIST, mount, post } from '../support/http-peer.js';
 
 const closeLater = closeAfterEach();
 
 const ORIGIN = 'http://app.example';
-const LIST = modernRequest(1, 'tools/list');
 const INVALID = 'PALISADE_ERR_INVALID_OPTION';
 const HOST_NOT_ALLOWED = {
   jsonrpc: '2.0',
@@ -355,9 +353,9 @@ describe('a no-break space is part of the value it touches', () => {
   });
 });
 
-// Written for the mutants the re-run of 2026-11-30 14:21 UTC left alive: since a target naming no
-// readable host is refused whatever the Host line says, the tests above no longer tell apart the
-// ways hostName reads a name: these pair each target with a Host that a mutant would read alike.
+// A target naming no readable host is refused whatever the Host line says, so the tests above do
+// not tell apart the ways hostName reads a name: these pair each target with a Host that a
+// misreading would take for the same name.
 describe("an absolute-form target beside a Host line, with allowedHosts 'any'", () => {
   const HOST_TARGET = {
     jsonrpc: '2.0',

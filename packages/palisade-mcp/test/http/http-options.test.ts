@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import type { PalisadeLogger } from '../../src/telemetry/logger.js';
 import { closeAfterEach } from '../support/close-after-each.js';
-import { basicServer, exchange, modernRequest, mount, post } from '../support/http-peer.js';
+import { basicServer, exchange, LIST, mount, post } from '../support/http-peer.js';
 
 const closeLater = closeAfterEach();
 
@@ -21,8 +21,6 @@ function build(options: unknown): unknown {
     return { code: (error as { code?: unknown }).code, message: (error as Error).message };
   }
 }
-
-const LIST = modernRequest(1, 'tools/list');
 
 const INVALID = 'PALISADE_ERR_INVALID_OPTION';
 

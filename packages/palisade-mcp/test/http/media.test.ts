@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
 import { indexHeaders } from '../../src/http/headers/values.js';
 import { acceptVerdict, COMMON_ACCEPT, readAccept } from '../../src/http/media.js';
-import { exchange, type Mounted, modernRequest, mountHandler, post } from '../support/http-peer.js';
-
-const LIST = modernRequest(1, 'tools/list');
+import { exchange, LIST, type Mounted, mountHandler, post } from '../support/http-peer.js';
 
 let mounted: Mounted;
 

@@ -1,9 +1,8 @@
 /**
  * Where a large answer is cut into slices, as a client sees it over a real socket: the chunks of a
  * stream's last event (HTTP/1.1 chunked framing shows every `write`), and a JSON answer written
- * through a host's server whose sockets take more than one slice before they push back. Written
- * for the mutants of `respond.ts` that the `http-answer` re-run left alive
- * (docs/mutation-testing.md). Each test starts its own server: Stryker credits a kill only to the
+ * through a host's server whose sockets take more than one slice before they push back. Each test
+ * starts its own server: under per-test coverage (npm run mutate) a kill is credited only to the
  * test that reached the mutant.
  */
 import { once } from 'node:events';

@@ -13,6 +13,7 @@ import {
   ADMIT_ALL,
   basicServer,
   exchange,
+  LIST,
   modernRequest,
   post,
   recordingServer,
@@ -20,7 +21,6 @@ import {
 
 const closeLater = closeAfterEach();
 
-const LIST = modernRequest(1, 'tools/list');
 const URL_MCP = 'http://127.0.0.1/mcp';
 
 afterEach(async () => {

@@ -8,12 +8,18 @@ import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../../src/index.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
 import { listenFetch, mountFetchHandler } from '../../support/fetch-peer.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../../support/http-peer.js';
+import {
+  ADMIT_ALL,
+  basicServer,
+  exchange,
+  LIST,
+  modernRequest,
+  post,
+  RawClient,
+} from '../../support/http-peer.js';
 import { BODY_CONSUMED, expectEchoAnswered } from '../../support/mount-checks.js';
 
 const closeLater = closeAfterEach();
-
-const LIST = modernRequest(1, 'tools/list');
 
 async function serveWith(options: Partial<HttpHandlerOptions> = {}): Promise<number> {
   const mounted = await closeLater(mountFetchHandler(options));

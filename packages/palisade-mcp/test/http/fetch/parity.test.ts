@@ -11,13 +11,13 @@ import { mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
   exchange,
+  LIST,
   type Mounted,
   modernRequest,
   mountHandler,
   post,
 } from '../../support/http-peer.js';
 
-const LIST = modernRequest(1, 'tools/list');
 const opened: Mounted[] = [];
 afterEach(async () => {
   for (const mounted of opened.splice(0)) await mounted.close();

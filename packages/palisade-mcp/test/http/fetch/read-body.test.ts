@@ -13,12 +13,11 @@ import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { MAX_MESSAGE_BYTES } from '../../../src/limits.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
 import { mountFetchHandler } from '../../support/fetch-peer.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, LIST, post, RawClient } from '../../support/http-peer.js';
 import { BODY_CONSUMED } from '../../support/mount-checks.js';
 
 const closeLater = closeAfterEach();
 
-const LIST = modernRequest(1, 'tools/list');
 const URL_MCP = 'http://127.0.0.1/mcp';
 
 afterEach(async () => {

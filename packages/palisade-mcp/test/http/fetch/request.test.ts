@@ -6,11 +6,9 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { closeAfterEach } from '../../support/close-after-each.js';
 import { mountFetchHandler } from '../../support/fetch-peer.js';
-import { exchange, modernRequest, post } from '../../support/http-peer.js';
+import { exchange, LIST, modernRequest, post } from '../../support/http-peer.js';
 
 const closeLater = closeAfterEach();
-
-const LIST = modernRequest(1, 'tools/list');
 
 afterEach(async () => {
   vi.useRealTimers();

@@ -9,9 +9,8 @@ import { createFetchHandler } from '../../../src/http/fetch/handler.js';
 import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { createServer, defineTool, type Server } from '../../../src/index.js';
 import { SSE_DRAIN_TIMEOUT_MS } from '../../../src/limits.js';
-import { ADMIT_ALL, basicServer, modernRequest } from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, LIST, modernRequest } from '../../support/http-peer.js';
 
-const LIST = modernRequest(1, 'tools/list');
 const URL_MCP = 'http://127.0.0.1/mcp';
 
 afterEach(async () => {

@@ -19,14 +19,12 @@ import {
 } from '../../support/allocations.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
 import { dataFrame, H2Peer, headersFrame, postFields } from '../../support/h2-frames.js';
-import { ADMIT_ALL, basicServer, modernRequest, mountHandler, RawClient } from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, LIST, mountHandler, RawClient } from '../../support/http-peer.js';
 
 const closeLater = closeAfterEach();
 
 const KIB = 1_024;
 const MIB = 1_048_576;
-
-const LIST = modernRequest(1, 'tools/list');
 
 let h2: Http2Server | undefined;
 let recording: Recording | undefined;

@@ -14,7 +14,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../../src/http/node/handler.js';
 import { H2Peer, headersFrame } from '../../support/h2-frames.js';
-import { ADMIT_ALL, basicServer, modernRequest } from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, LIST, modernRequest } from '../../support/http-peer.js';
 
 const ECHO = modernRequest(3, 'tools/call', { name: 'echo', arguments: { text: 'over the core API' } });
 
@@ -72,8 +72,6 @@ function request(headers: Record<string, string>, body: string, waitFor100 = fal
     if (!waitFor100) stream.end(body);
   });
 }
-
-const LIST = modernRequest(1, 'tools/list');
 
 describe('the node:http2 core API', () => {
   test('a tools/call on a stream is answered 200 with the tool result', async () => {

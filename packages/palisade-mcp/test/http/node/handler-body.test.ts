@@ -11,6 +11,7 @@ import {
   ADMIT_ALL,
   basicServer,
   exchange,
+  LIST,
   modernRequest,
   mount,
   mountHandler,
@@ -19,8 +20,6 @@ import {
 } from '../../support/http-peer.js';
 
 const closeLater = closeAfterEach();
-
-const LIST = modernRequest(1, 'tools/list');
 
 async function serveWith(options: Partial<HttpHandlerOptions> = {}, checkContinue = false): Promise<number> {
   const mounted = await closeLater(mountHandler(options, { checkContinue }));

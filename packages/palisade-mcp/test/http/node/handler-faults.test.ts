@@ -11,11 +11,10 @@ import {
   type HttpLogEvent,
 } from '../../../src/http/node/handler.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, mount, post } from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, LIST, mount, post } from '../../support/http-peer.js';
 
 const closeLater = closeAfterEach();
 
-const LIST = modernRequest(1, 'tools/list');
 const INTERNAL = { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' } };
 
 /** The node handler mounted behind `before`, which runs first as a middleware would. */

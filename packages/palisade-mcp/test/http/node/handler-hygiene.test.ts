@@ -8,6 +8,7 @@ import {
   ADMIT_ALL,
   basicServer,
   exchange,
+  LIST,
   modernRequest,
   mount,
   mountHandler,
@@ -16,7 +17,6 @@ import {
 
 const closeLater = closeAfterEach();
 
-const LIST = modernRequest(1, 'tools/list');
 const MARKED_BODY = JSON.stringify({
   jsonrpc: '2.0',
   id: 5,

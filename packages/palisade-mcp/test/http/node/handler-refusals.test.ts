@@ -17,6 +17,7 @@ import {
   ADMIT_ALL,
   basicServer,
   exchange,
+  LIST,
   modernRequest,
   mount,
   post,
@@ -26,7 +27,6 @@ import {
 
 const closeLater = closeAfterEach();
 
-const LIST = modernRequest(1, 'tools/list');
 const ORIGIN = 'http://app.example';
 
 /** The raw bytes of a browser's preflight for a POST to /mcp, with these extra header lines. */

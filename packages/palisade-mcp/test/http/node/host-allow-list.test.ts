@@ -8,11 +8,10 @@ import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../../src/http/node/handler.js';
 import { hostAllowList } from '../../../src/http/node/host-allow-list.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, mount, post } from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, LIST, mount, post } from '../../support/http-peer.js';
 
 const closeLater = closeAfterEach();
 
-const LIST = modernRequest(1, 'tools/list');
 const HOST_NOT_ALLOWED = {
   jsonrpc: '2.0',
   error: { code: -32600, message: 'Invalid request: Host not allowed' },

@@ -7,12 +7,10 @@ import express from 'express';
 import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../../src/http/node/handler.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, mount, post } from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, LIST, mount, post } from '../../support/http-peer.js';
 import { BODY_CONSUMED, expectEchoAnswered } from '../../support/mount-checks.js';
 
 const closeLater = closeAfterEach();
-
-const LIST = modernRequest(1, 'tools/list');
 
 async function listen(app: express.Express): Promise<number> {
   const mounted = await closeLater(mount(app as unknown as Parameters<typeof mount>[0]));

@@ -9,10 +9,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpHandlerOptions } from '../../../src/http/http-options.js';
 import { createHttpHandler } from '../../../src/http/node/handler.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, post } from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, LIST, post } from '../../support/http-peer.js';
 import { BODY_CONSUMED, expectEchoAnswered } from '../../support/mount-checks.js';
-
-const LIST = modernRequest(1, 'tools/list');
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {

@@ -23,11 +23,18 @@ import {
   TYPE,
   windowUpdateFrame,
 } from '../../support/h2-frames.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, post, RawClient } from '../../support/http-peer.js';
+import {
+  ADMIT_ALL,
+  basicServer,
+  exchange,
+  LIST,
+  modernRequest,
+  post,
+  RawClient,
+} from '../../support/http-peer.js';
 import { makeCertificate } from '../../support/tls-certificate.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
-const LIST = modernRequest(1, 'tools/list');
 const ECHO = modernRequest(7, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
 const ECHO_FIELDS = postFields([
   ['mcp-protocol-version', '2026-07-28'],
@@ -56,7 +63,7 @@ let dir: string;
 let key: string;
 let cert: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'palisade-serve-rerun-'));
+  dir = mkdtempSync(join(tmpdir(), 'palisade-serve-connections-'));
   ({ key, cert } = makeCertificate(dir, 'server'));
 });
 afterAll(() => {

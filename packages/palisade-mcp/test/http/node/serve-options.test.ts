@@ -5,11 +5,10 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ServeOptions, type Serving, serve } from '../../../src/http/node/serve.js';
-import { ADMIT_ALL, basicServer, exchange, modernRequest, post } from '../../support/http-peer.js';
+import { ADMIT_ALL, basicServer, exchange, LIST, post } from '../../support/http-peer.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const INVALID = 'PALISADE_ERR_INVALID_OPTION';
-const LIST = modernRequest(1, 'tools/list');
 
 let served: Serving | undefined;
 afterEach(async () => {
