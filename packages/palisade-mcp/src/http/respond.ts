@@ -64,8 +64,8 @@ const SLICE_BYTES = 65_536;
  * Ends `res` with `text`: at once when it is short, else a slice at a time, the next slice once
  * the last has drained. A client reading a large answer slowly but steadily then shows its progress
  * as 'drain' events, which the drain deadline counts as bytes taken (sse-writer.ts); written as
- * one chunk it showed none until the last byte, and a 16 MiB answer read at a steady pace was cut
- * at the deadline (found 2026-11-30 for a JSON answer, then for a stream's last event).
+ * one chunk it would show none until the last byte, and a 16 MiB answer (a JSON one, or a
+ * stream's last event) read at a steady pace would be cut at the deadline.
  */
 export function endWith(res: ServerResponse, text: string): void {
   if (text.length <= SLICE_BYTES) res.end(text);
