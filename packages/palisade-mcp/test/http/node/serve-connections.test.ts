@@ -12,8 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Serving, serve } from '../../../src/http/node/serve.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import {
   dataFrame,
   H2Peer,
@@ -44,15 +45,13 @@ const ECHO_FIELDS = postFields([
 const MALFORMED_BODY =
   '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request: malformed HTTP request"}}';
 
+const closeLater = closeAfterEach();
+/** The `serve()` the running test started, closed once it ends. */
 let served: Serving | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-});
 
 /** Every byte the server sends on one connection given `bytes`, up to its closing the connection. */
 async function untilClosed(bytes: string): Promise<string> {
-  served = await serve(basicServer(), { ...ADMIT });
+  served = await closeLater(serve(basicServer(), { ...ADMIT }));
   const client = new RawClient(served.port);
   client.send(bytes);
   await client.closed;
@@ -160,7 +159,7 @@ describe("the answer to what Node's parser refuses", () => {
   });
 
   test('a malformed request after an answered one on the same connection gets no second answer', async () => {
-    served = await serve(basicServer(), { ...ADMIT });
+    served = await closeLater(serve(basicServer(), { ...ADMIT }));
     const client = new RawClient(served.port);
     client.send(post(LIST.body, LIST.headers));
     const first = await client.response();
@@ -180,7 +179,7 @@ describe('a connection reset before its protocol is known', () => {
       uncaught.push(error);
     };
     process.on('uncaughtException', record);
-    served = await serve(basicServer(), { ...ADMIT });
+    served = await closeLater(serve(basicServer(), { ...ADMIT }));
     const socket = tcpConnect(served.port, '127.0.0.1');
     socket.on('error', () => {});
     await once(socket, 'connect');
@@ -200,7 +199,7 @@ describe('a connection reset before its protocol is known', () => {
 describe('serve() deadlines and close()', () => {
   test("headersTimeoutMs: 50 is checked on its own tick: the 408 comes well before Node's 1 s check", async () => {
     const start = performance.now();
-    served = await serve(basicServer(), { ...ADMIT, headersTimeoutMs: 50 });
+    served = await closeLater(serve(basicServer(), { ...ADMIT, headersTimeoutMs: 50 }));
     const client = new RawClient(served.port);
     client.send('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     await client.closed;
@@ -226,12 +225,14 @@ describe('serve() deadlines and close()', () => {
 
 describe('the HTTP/2 connection deadline', () => {
   test('a stream answered and closed long before its read deadline does not keep the session', async () => {
-    served = await serve(basicServer(), {
-      ...ADMIT,
-      readTimeoutMs: 8_000,
-      connectionTimeoutMs: 300,
-      keepAliveTimeoutMs: 10_000,
-    });
+    served = await closeLater(
+      serve(basicServer(), {
+        ...ADMIT,
+        readTimeoutMs: 8_000,
+        connectionTimeoutMs: 300,
+        keepAliveTimeoutMs: 10_000,
+      }),
+    );
     const client = new H2Peer(served.port);
     try {
       await client.ready();
@@ -250,12 +251,14 @@ describe('the HTTP/2 connection deadline', () => {
   });
 
   test('an answer taken late restarts the count: no GOAWAY within connectionTimeoutMs of its stream closing', async () => {
-    served = await serve(basicServer(), {
-      ...ADMIT,
-      readTimeoutMs: 100,
-      connectionTimeoutMs: 1_000,
-      keepAliveTimeoutMs: 10_000,
-    });
+    served = await closeLater(
+      serve(basicServer(), {
+        ...ADMIT,
+        readTimeoutMs: 100,
+        connectionTimeoutMs: 1_000,
+        keepAliveTimeoutMs: 10_000,
+      }),
+    );
     const client = new H2Peer(served.port, { settings: [[SETTING.INITIAL_WINDOW_SIZE, 0]] });
     try {
       await client.ready();
@@ -278,7 +281,7 @@ describe('the HTTP/2 connection deadline', () => {
 
 describe('Expect: 100-continue through serve()', () => {
   test('a request refused by its Host before its body gets the 421 and no 100 Continue', async () => {
-    served = await serve(basicServer(), { ...ADMIT });
+    served = await closeLater(serve(basicServer(), { ...ADMIT }));
     const client = new RawClient(served.port);
     client.send(
       post('', { ...LIST.headers, Host: 'evil.example', Expect: '100-continue', 'Content-Length': 10 }),
@@ -290,7 +293,7 @@ describe('Expect: 100-continue through serve()', () => {
   });
 
   test('an admitted request is invited with 100 Continue, then answered', async () => {
-    served = await serve(basicServer(), { ...ADMIT });
+    served = await closeLater(serve(basicServer(), { ...ADMIT }));
     const client = new RawClient(served.port);
     client.send(
       post('', { ...LIST.headers, Expect: '100-continue', 'Content-Length': Buffer.byteLength(LIST.body) }),
@@ -306,7 +309,7 @@ describe('Expect: 100-continue through serve()', () => {
 describe('serve() over TLS past the sniff deadline', () => {
   test('a kept-alive HTTPS connection is still served after sniffTimeoutMs has lapsed', async () => {
     // The sniffer is for plaintext only: on a TLS socket it would see nothing and end it at its deadline.
-    served = await serve(basicServer(), { ...ADMIT, tls: { key, cert }, sniffTimeoutMs: 300 });
+    served = await closeLater(serve(basicServer(), { ...ADMIT, tls: { key, cert }, sniffTimeoutMs: 300 }));
     const client = await tlsClient(served.port);
     try {
       client.socket.write(post(LIST.body, LIST.headers));
@@ -323,7 +326,7 @@ describe('serve() over TLS past the sniff deadline', () => {
 
 describe('TCP_NODELAY on accepted sockets', () => {
   test('a plaintext answer is not held for the client to acknowledge the one before', async () => {
-    served = await serve(basicServer(), { ...ADMIT });
+    served = await closeLater(serve(basicServer(), { ...ADMIT }));
     const client = new RawClient(served.port);
     client.socket.setNoDelay(true);
     try {
@@ -338,7 +341,7 @@ describe('TCP_NODELAY on accepted sockets', () => {
   });
 
   test('an HTTPS answer is not held for the client to acknowledge the one before', async () => {
-    served = await serve(basicServer(), { ...ADMIT, tls: { key, cert } });
+    served = await closeLater(serve(basicServer(), { ...ADMIT, tls: { key, cert } }));
     const client = await tlsClient(served.port);
     client.socket.setNoDelay(true);
     try {
@@ -353,7 +356,9 @@ describe('TCP_NODELAY on accepted sockets', () => {
 describe('the HTTP/2 connection deadline checks no more often than every 25 ms', () => {
   test('connectionTimeoutMs: 1 sends GOAWAY at the first 25 ms tick, not within a millisecond', async () => {
     // The floor bounds what an idle session costs: a check every millisecond would be 1,000 timers a second.
-    served = await serve(basicServer(), { ...ADMIT, connectionTimeoutMs: 1, keepAliveTimeoutMs: 10_000 });
+    served = await closeLater(
+      serve(basicServer(), { ...ADMIT, connectionTimeoutMs: 1, keepAliveTimeoutMs: 10_000 }),
+    );
     const started = performance.now();
     const client = new H2Peer(served.port);
     try {

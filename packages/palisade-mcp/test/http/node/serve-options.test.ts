@@ -3,18 +3,17 @@
  * that go through (loopback names in any letter case, IPv6 with its URL bracketed, an explicit
  * port, deadlines that agree), and the Host names a loopback bind serves by default.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { type ServeOptions, type Serving, serve } from '../../../src/http/node/serve.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import { ADMIT_ALL, basicServer, exchange, LIST, post } from '../../support/http-peer.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const INVALID = 'PALISADE_ERR_INVALID_OPTION';
 
+const closeLater = closeAfterEach();
+/** The `serve()` the running test started, closed once it ends. */
 let served: Serving | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-});
 
 /** What `serve()` rejects with, as `{ code, message }`; the url when it binds (then closed). */
 function outcome(options: unknown): Promise<unknown> {
@@ -87,7 +86,7 @@ describe('serve() binding', () => {
     const first = await serve(basicServer(), { ...ADMIT });
     const { port } = first;
     await first.close();
-    served = await serve(basicServer(), { ...ADMIT, port });
+    served = await closeLater(serve(basicServer(), { ...ADMIT, port }));
     expect(served.port).toBe(port);
     expect(served.url).toBe(`http://127.0.0.1:${port}`);
   });
@@ -107,7 +106,7 @@ describe('serve() binding', () => {
   });
 
   test('a port already in use rejects serve() with EADDRINUSE', async () => {
-    served = await serve(basicServer(), { ...ADMIT });
+    served = await closeLater(serve(basicServer(), { ...ADMIT }));
     await expect(serve(basicServer(), { ...ADMIT, port: served.port })).rejects.toMatchObject({
       code: 'EADDRINUSE',
     });
@@ -129,7 +128,7 @@ describe('serve() binding', () => {
 
 describe('the default allowed hosts of a loopback bind', () => {
   test.each([['localhost'], ['[::1]']])('a request with Host %s is served', async (name) => {
-    served = await serve(basicServer(), { ...ADMIT });
+    served = await closeLater(serve(basicServer(), { ...ADMIT }));
     const reply = await exchange(
       served.port,
       post(LIST.body, { ...LIST.headers, Host: `${name}:${served.port}` }),

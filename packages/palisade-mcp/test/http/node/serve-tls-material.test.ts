@@ -10,19 +10,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ServeOptions, type Serving, serve } from '../../../src/http/node/serve.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
 import { ADMIT_ALL, basicServer } from '../../support/http-peer.js';
 import { makeCertificate } from '../../support/tls-certificate.js';
 
 const { allowedHosts: _unused, ...ADMIT } = ADMIT_ALL;
 const INVALID = 'PALISADE_ERR_INVALID_OPTION';
 
+const closeLater = closeAfterEach();
+/** The `serve()` the running test started, closed once it ends. */
 let served: Serving | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-});
 
 let dir: string;
 let key: string;
@@ -157,7 +156,7 @@ describe('serve() tls key material', () => {
   });
 
   test('a client offering only http/1.1 by ALPN settles http/1.1', async () => {
-    served = await serve(basicServer(), { ...ADMIT, tls: { key, cert } });
+    served = await closeLater(serve(basicServer(), { ...ADMIT, tls: { key, cert } }));
     const socket = tlsConnect({
       host: '127.0.0.1',
       port: served.port,
