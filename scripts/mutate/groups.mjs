@@ -109,6 +109,8 @@ export const groups = {
       `${test}/adversarial/logger-sweep.test.ts`,
       `${test}/http/host-origin.test.ts`,
       `${test}/http/host-hooks-throw.test.ts`,
+      `${test}/http/stream-probe.test.ts`,
+      `${test}/http/host-refusal-log.test.ts`,
       `${test}/http/older-revisions.test.ts`,
     ],
     coverageAnalysis: 'perTest',
@@ -117,6 +119,7 @@ export const groups = {
   'http-serve': {
     mutate: [
       `${src}/http/node/serve*.ts`,
+      `${src}/http/node/routes.ts`,
       `${src}/http/node/protocol-sniff.ts`,
       `${src}/http/node/session-guard.ts`,
       `${src}/http/node/client-error.ts`,
@@ -127,6 +130,7 @@ export const groups = {
       `${test}/http/cors.test.ts`,
       `${test}/http/host-origin.test.ts`,
       `${test}/http/node/handler-refusals.test.ts`,
+      `${test}/http/host-refusal-log.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

@@ -62,6 +62,16 @@ export const REFUSALS = Object.freeze({
   httpVersion: early('http-version', 505, INVALID_REQUEST, 'Invalid request: HTTP version not supported'),
   notFound: early('path-not-found', 404, INVALID_REQUEST, 'Invalid request: no MCP endpoint at this path'),
   method: early('method-not-allowed', 405, INVALID_REQUEST, 'Invalid request: only POST is served here'),
+  // A GET is how a client asks for a stream of server messages; the transport spec answers 405 when
+  // none is offered, and clients (the official SDKs) send one at every connection. Same answer as
+  // any other method, under its own rule so a log can tell this routine probe from a wrong method
+  // (telemetry/transport-log.ts logs it at debug: ROUTINE_RULES).
+  streamProbe: early(
+    'get-stream-not-offered',
+    405,
+    INVALID_REQUEST,
+    'Invalid request: only POST is served here',
+  ),
   // A CORS preflight asking to send any method but POST: answering 204 would only defer the
   // failure to the browser, and the host's log would not say why the page failed.
   preflightMethod: early(
@@ -70,6 +80,16 @@ export const REFUSALS = Object.freeze({
     INVALID_REQUEST,
     'Invalid request: a preflight may only ask for POST',
   ),
+  // serve()'s routes (routes.ts): a document is read with GET or HEAD, and neither carries a body.
+  routeMethod: early(
+    'route-method-not-allowed',
+    405,
+    INVALID_REQUEST,
+    'Invalid request: only GET and HEAD are served here',
+  ),
+  routeBody: early('route-body', 400, INVALID_REQUEST, 'Invalid request: a GET or HEAD carries no body'),
+  routeFault: early('route-fault', 500, INTERNAL_ERROR, 'Internal error'),
+  routeTimeout: early('route-timeout', 503, INTERNAL_ERROR, 'Service unavailable'),
   badRequest: early('authorize', 400, INVALID_REQUEST, 'Bad request'),
   unauthorized: early('authorize', 401, INVALID_REQUEST, 'Unauthorized'),
   forbidden: early('authorize', 403, INVALID_REQUEST, 'Forbidden'),

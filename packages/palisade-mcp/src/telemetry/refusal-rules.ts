@@ -25,7 +25,13 @@ export type HttpTransportRule =
   | 'http-version'
   | 'path-not-found'
   | 'method-not-allowed'
+  | 'get-stream-not-offered'
   | 'preflight-method-not-allowed'
+  // serve()'s routes, the documents answered beside the MCP path
+  | 'route-method-not-allowed'
+  | 'route-body'
+  | 'route-fault'
+  | 'route-timeout'
   // What Node's parser refuses before a handler runs (serve() only)
   | 'head-too-large'
   | 'head-timeout'

@@ -26,5 +26,5 @@ export function reportStdioRefusal(
     refusalChannel.publish(event);
   }
   if (logger !== undefined)
-    refusalToLogger(logger, { event: 'palisade.refusal', transport: 'stdio', rule, code });
+    refusalToLogger(logger, 'warn', { event: 'palisade.refusal', transport: 'stdio', rule, code });
 }

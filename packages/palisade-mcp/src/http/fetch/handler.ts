@@ -38,7 +38,7 @@ import {
   reportRefusal,
 } from '../exchange-steps.js';
 import { valuesOf } from '../headers/index.js';
-import { checkHost, originAllowed, targetDisagrees, targetPath } from '../host-origin.js';
+import { checkHost, originAllowed, refusedHostReason, targetDisagrees, targetPath } from '../host-origin.js';
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from '../http-options.js';
 import { isJsonContentType, readAccept } from '../media.js';
 import { type HttpRefusal, REFUSALS } from '../refusals.js';
@@ -125,7 +125,8 @@ async function serveFetch(
   // A runtime builds the URL from an absolute-form target when there is one (@hono/node-server
   // does), else from Host: a URL naming another host than Host is that target (handler.ts).
   if (targetDisagrees(url.host, headers)) return refuse(REFUSALS.hostTarget);
-  if (host === 'not-allowed') return refuse(REFUSALS.hostNotAllowed);
+  if (host === 'not-allowed')
+    return refuse(REFUSALS.hostNotAllowed, {}, refusedHostReason(valuesOf(headers, 'host')[0]));
   if (!originAllowed(headers, options.allowedOrigins)) return refuse(REFUSALS.originNotAllowed);
   const origin = valuesOf(headers, 'origin')[0];
   // The origin is ours (or absent): from here every answer is one a page may read.
@@ -147,7 +148,8 @@ async function serveFetch(
     // A body the preflight declares is left unread, as every early refusal leaves it (the runtime's).
     if (verdict.kind === 'answer') return new Response(null, { status: 204, headers: verdict.headers });
   }
-  if (request.method !== 'POST') return refuse(REFUSALS.method, { allow: 'POST' });
+  if (request.method !== 'POST')
+    return refuse(request.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
 
   const seen = fetchAuthorizeRequest(request, headers);
   const admission = judgeAuthorize(await runAuthorize(() => options.authorize(seen), deadline), options);

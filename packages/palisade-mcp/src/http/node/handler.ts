@@ -51,6 +51,7 @@ import {
   checkAuthority,
   checkHost,
   originAllowed,
+  refusedHostReason,
   targetAuthority,
   targetDisagrees,
   targetPath,
@@ -192,7 +193,10 @@ class NodeExchange {
     if (host === 'repeated') return this.refuse(REFUSALS.hostRepeated);
     // An absolute-form target (`POST http://evil.example/mcp`) is the host the RFC says to use.
     if (!http2 && targetDisagrees(targetAuthority(req.url), headers)) return this.refuse(REFUSALS.hostTarget);
-    if (host === 'not-allowed') return this.refuse(REFUSALS.hostNotAllowed);
+    if (host === 'not-allowed') {
+      const refused = http2 && typeof authority === 'string' ? authority : valuesOf(headers, 'host')[0];
+      return this.refuse(REFUSALS.hostNotAllowed, {}, refusedHostReason(refused));
+    }
     if (!originAllowed(headers, options.allowedOrigins)) return this.refuse(REFUSALS.originNotAllowed);
     if (cors !== undefined) {
       // The origin is ours (or absent): from here every answer, refusals and streams included, is
@@ -221,7 +225,8 @@ class NodeExchange {
         return writePreflight(res, verdict.headers, bodyDeclared);
       }
     }
-    if (req.method !== 'POST') return this.refuse(REFUSALS.method, { allow: 'POST' });
+    if (req.method !== 'POST')
+      return this.refuse(req.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
 
     const request = authorizeRequest(req);
     this.request = request;
