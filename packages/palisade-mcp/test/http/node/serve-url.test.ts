@@ -7,9 +7,7 @@
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ServeOptions, type Serving, serve } from '../../../src/http/node/serve.js';
-import { basicServer, modernRequest } from '../../support/http-peer.js';
-
-const LIST = modernRequest(1, 'tools/list');
+import { basicServer, LIST } from '../../support/http-peer.js';
 
 let serving: Serving | undefined;
 afterEach(async () => {
