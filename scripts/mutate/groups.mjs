@@ -19,18 +19,14 @@ const test = 'packages/palisade-mcp/test';
 // the readers' functional tests already pin byte for byte.
 // The adversarial tests (test/adversarial) attack the transport from outside, in this process.
 // test/http/node holds the connection's edge: raw sockets against every mount, serve() included.
-const httpTests = [
-  `${test}/http/!(progress-rate|body-memory).test.ts`,
-  `${test}/http/node/*.test.ts`,
-  `${test}/adversarial/*.test.ts`,
-];
+const httpTests = [`${test}/http/**/!(progress-rate|body-memory).test.ts`, `${test}/adversarial/*.test.ts`];
 
 /** @type {Record<string, { mutate: string[], tests: string[], coverageAnalysis: 'perTest' | 'off' }>} */
 export const groups = {
   // The wire folder is measured in two halves so the first report arrives while the second runs.
   'wire-reader': {
     mutate: [`${src}/wire/json-*.ts`, `${src}/wire/utf8-text.ts`, `${src}/wire/refusal.ts`],
-    tests: [`${test}/wire/json-reader*.test.ts`, `${test}/wire/repeated-key*.test.ts`],
+    tests: [`${test}/wire/json-reader*.test.ts`, `${test}/wire/json-repeated-key.test.ts`],
     coverageAnalysis: 'perTest',
   },
   'wire-framing': {
@@ -52,7 +48,7 @@ export const groups = {
     tests: [
       `${test}/wire/header-value.test.ts`,
       `${test}/wire/mcp-header*.test.ts`,
-      `${test}/http/header-match*.test.ts`,
+      `${test}/http/headers/header-match*.test.ts`,
       `${test}/catalog/mcp-header-annotations.test.ts`,
       `${test}/fuzz/header-integer-sentinel.property.test.ts`,
     ],
@@ -111,13 +107,12 @@ export const groups = {
   'http-fetch': {
     mutate: [`${src}/http/fetch/*.ts`],
     tests: [
-      `${test}/http/fetch-*.test.ts`,
-      `${test}/http/mount-hono.test.ts`,
+      `${test}/http/fetch/*.test.ts`,
       `${test}/http/cors*.test.ts`,
       `${test}/adversarial/fetch-repeated-headers.test.ts`,
       `${test}/adversarial/host-absolute-form.test.ts`,
       `${test}/adversarial/logger-sweep.test.ts`,
-      `${test}/http/origin-mutants.test.ts`,
+      `${test}/http/host-origin.test.ts`,
       `${test}/http/host-hooks-throw.test.ts`,
       `${test}/http/stream-probe.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
@@ -134,11 +129,11 @@ export const groups = {
       `${src}/http/node/session-guard.ts`,
     ],
     tests: [
-      `${test}/http/serve*.test.ts`,
-      `${test}/http/h2-holds.test.ts`,
+      `${test}/http/node/serve*.test.ts`,
+      `${test}/http/node/h2-holds.test.ts`,
       `${test}/http/cors.test.ts`,
-      `${test}/http/origin-mutants.test.ts`,
-      `${test}/http/handler-mutants.test.ts`,
+      `${test}/http/host-origin.test.ts`,
+      `${test}/http/node/handler-refusals.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
       `${test}/http/node/*.test.ts`,
     ],
@@ -153,9 +148,8 @@ export const groups = {
     // they would kill counts as survived, never as killed.
     tests: [
       `${test}/transports/stdio-sockets.test.ts`,
-      `${test}/transports/stdio-mutants.test.ts`,
-      // In-process too: a host onFault that is not a function, or that throws (named in both).
-      `${test}/transports/stdio-hooks.test.ts`,
+      // In-process too: the transport's options, and a host onFault that is not a function or throws.
+      `${test}/transports/stdio-options.test.ts`,
       `${test}/fuzz/stdio-transport.property.test.ts`,
       `${test}/telemetry/**/*.test.ts`,
     ],

@@ -3,7 +3,7 @@
  * never the token; and what a refused one leaves on the server's refusal channel: its rule.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { HTTP_REFUSAL_CHANNEL } from 'palisade-mcp/http';
+import { HTTP_REFUSAL_CHANNEL } from 'palisade-mcp';
 import { describe, expect, test } from 'vitest';
 import { bearer, type Principal } from '../src/index.js';
 import { fetchHandlerOf, guardedCatalog, whoami } from './support/mcp.js';

@@ -94,3 +94,23 @@ export type {
   TraceContext,
 } from './telemetry/dispatch-channel.js';
 export type { FaultRecord, PalisadeLogger, RefusalRecord, TransportName } from './telemetry/logger.js';
+export type {
+  HostRuleName,
+  HttpRefusalRule,
+  HttpTransportRule,
+  StdioRefusalRule,
+} from './telemetry/refusal-rules.js';
+export {
+  HEADER_MISMATCH,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  type JsonRpcErrorCode,
+  METHOD_NOT_FOUND,
+  MISSING_CLIENT_CAPABILITY,
+  PARSE_ERROR,
+  RESOURCE_NOT_FOUND,
+  SERVER_BUSY,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from './wire/codes.js';
+export type { FramingRule, JsonRule } from './wire/refusal.js';

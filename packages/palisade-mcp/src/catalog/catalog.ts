@@ -18,9 +18,10 @@ import {
 import { quoted } from '../quote.js';
 import { encodeMessage } from '../wire/encode.js';
 import { requiredCapabilities } from './client-capabilities.js';
+import type { CompiledSchema } from './compiled-schema.js';
 import { compareKeys } from './cursor.js';
 import { type McpHeaderField, mcpHeaderFields } from './mcp-header-annotations.js';
-import { type CompiledSchema, createSchemaCompiler, outputRootIsObject } from './schema.js';
+import { createSchemaCompiler, outputRootIsObject } from './schema.js';
 import { jsonSchemaOf } from './standard-schema.js';
 import type {
   Completer,

@@ -5,7 +5,7 @@
  */
 import { PalisadeError } from '../errors.js';
 import { type McpHeaderField, readMcpHeaderFields as readFields } from '../wire/mcp-header-fields.js';
-import type { CompiledSchema } from './schema.js';
+import type { CompiledSchema } from './compiled-schema.js';
 import { copySchemaData } from './schema-bounds.js';
 
 export type { McpHeaderField } from '../wire/mcp-header-fields.js';

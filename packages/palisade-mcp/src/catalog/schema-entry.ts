@@ -4,4 +4,5 @@
  * listed. The same bounds as the server's (size, depth, subschemas, linear-time patterns, no
  * `$ref` fetched); a schema over them is refused by a PalisadeError, never compiled.
  */
-export { type CompiledSchema, compileSchema, type SchemaRole } from './schema.js';
+export type { CompiledSchema } from './compiled-schema.js';
+export { compileSchema, type SchemaRole } from './schema.js';

@@ -16,6 +16,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { PalisadeError } from '../errors.js';
+import type { CompiledSchema } from './compiled-schema.js';
 import { RegexWorkExceeded } from './linear-regex.js';
 import { readMcpHeaderFields, rememberMcpHeaderFields } from './mcp-header-annotations.js';
 import { checkMetaSchema, compileWithAjv } from './schema-ajv.js';
@@ -26,13 +27,6 @@ import { SchemaPatterns } from './schema-patterns.js';
 
 export { type McpHeaderField, mcpHeaderFields } from './mcp-header-annotations.js';
 export { JSON_SCHEMA_2020_12 } from './schema-keywords.js';
-
-export interface CompiledSchema {
-  /** The schema as advertised: a deep-frozen copy of what the host declared. */
-  readonly json: Readonly<Record<string, unknown>>;
-  /** The message is safe to send to a client: it never carries the client's values. */
-  validate(value: unknown): { ok: true } | { ok: false; message: string };
-}
 
 export type SchemaRole = 'input' | 'output';
 

@@ -4,9 +4,14 @@
  * status and outcome, and answers a lookup only for the principal that created the task. All
  * Palisade keeps is an AbortController per handler it is running in this process.
  */
-import type { InputRequest, JsonObject } from './types.js';
+import type { InputRequest, JsonObject } from './json-values.js';
 
-export type { TaskSupport } from './types.js';
+/**
+ * Whether a tool runs as a task (tasks extension): `optional` when the request declared the
+ * extension, `required` always (refused with MISSING_CLIENT_CAPABILITY for a request that did not
+ * declare it). Default `forbidden`.
+ */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 

@@ -5,10 +5,12 @@
  */
 import type { Revision } from '../revisions.js';
 import type { TraceContext } from '../telemetry/dispatch-channel.js';
+import type { InputRequest, JsonObject } from './json-values.js';
 import type { StandardJSONSchemaV1 } from './standard-schema.js';
-import type { TasksOptions } from './task-store.js';
+import type { TaskSupport, TasksOptions } from './task-store.js';
 
-export type JsonObject = { [key: string]: unknown };
+export type { InputRequest, InputRequestMethod, JsonObject } from './json-values.js';
+export type { TaskSupport } from './task-store.js';
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
@@ -61,14 +63,6 @@ export interface HandlerContext {
    * expired). `undefined` on a first call, without a sealer, or when no state was given.
    */
   readonly requestState: unknown;
-}
-
-/** What an input request may ask the client for (MRTR, 2026-07-28). */
-export type InputRequestMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
-
-export interface InputRequest {
-  readonly method: InputRequestMethod;
-  readonly params: JsonObject;
 }
 
 /** The argument of `ctx.inputRequired`. */
@@ -189,12 +183,6 @@ export interface ToolAnnotations {
   readonly idempotentHint?: boolean;
   readonly openWorldHint?: boolean;
 }
-
-/**
- * Whether a tool runs as a task (tasks extension): `optional` when the request declared the
- * extension, `required` always (-32021 for a request that did not declare it). Default `forbidden`.
- */
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
 /**
  * A tool schema: JSON Schema 2020-12 as a plain object, or a Standard Schema that can produce

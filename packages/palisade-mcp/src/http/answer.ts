@@ -5,6 +5,7 @@
  * client accepts it and the request emits notifications first, an SSE stream, bounded against a
  * client that does not read it (sse-writer.ts).
  */
+
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../options.js';
 import { type AnswerStage, type ExchangeIO, handleMessage } from '../protocol/core.js';
@@ -18,6 +19,7 @@ import {
   MODERN_REVISION,
 } from '../revisions.js';
 import type { Server } from '../server.js';
+import { HEADER_MISMATCH } from '../wire/codes.js';
 import { encodeMessage } from '../wire/encode.js';
 import {
   classify,
@@ -40,6 +42,9 @@ import type { HttpLogEvent } from './http-options.js';
 import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS, WRITE_REFUSALS } from './refusals.js';
 import { statusOf, writeEmpty, writeJson } from './respond.js';
 import { type BoundedWriter, boundedWriter, type Overrun } from './sse-writer.js';
+
+/** What is sent when even the host-fault answer cannot be encoded; never expected to be. */
+const INTERNAL_ERROR_TEXT = JSON.stringify(internalError(undefined));
 
 export interface AnswerInput {
   readonly server: Server;
@@ -134,8 +139,8 @@ export function answer(input: AnswerInput, res: ServerResponse): void {
     const id = isValidId(input.message['id']) ? input.message['id'] : undefined;
     // Reported like every other refusal (channel and onLog/logger): a client probing header
     // smuggling leaves a line in the host's log. The message is built from constants and names.
-    report(input, lateRefusal('header-mismatch', 400, -32020, settled.check.message));
-    writeJson(res, 400, JSON.stringify(errorResponse(id, -32020, settled.check.message)));
+    report(input, lateRefusal('header-mismatch', 400, HEADER_MISMATCH, settled.check.message));
+    writeJson(res, 400, JSON.stringify(errorResponse(id, HEADER_MISMATCH, settled.check.message)));
     return;
   }
   if (settled.kind === 'not-served') {
@@ -255,8 +260,8 @@ class HttpAnswer implements ExchangeIO {
     }
     const text = encoded.ok
       ? encoded.text
-      : // Stryker disable next-line StringLiteral: unreachable, internalError(id) always encodes
-        '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}';
+      : // unreachable: internalError(id) always encodes
+        INTERNAL_ERROR_TEXT;
     if (writer?.started === true) writer.end(text);
     else {
       // One `end` of one result: the bytes are bounded by the result, as any JSON answer; only

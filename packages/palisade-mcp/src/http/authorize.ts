@@ -4,6 +4,7 @@
  * settle before the read deadline never does. A refusal's `reason` goes to the host's log only.
  */
 import { performance } from 'node:perf_hooks';
+import type { HostRuleName } from '../telemetry/refusal-rules.js';
 import type { AuthorizeResult } from './http-options.js';
 import { isSafeHeaderValue } from './respond.js';
 
@@ -15,7 +16,7 @@ export type Verdict =
       readonly headers: Readonly<Record<string, string>>;
       readonly reason: string | undefined;
       /** The hook's own stable name for the refusal, when it gave a well-formed one. */
-      readonly rule: string | undefined;
+      readonly rule: HostRuleName | undefined;
     }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'fault'; readonly cause: unknown };
@@ -30,6 +31,10 @@ const STATUSES: ReadonlySet<unknown> = new Set([400, 401, 403, 429, 503]);
 const CHALLENGED: ReadonlySet<RefusalStatus> = new Set([400, 401, 403]);
 /** A host's rule name: as the transport's own are spelled, so a log query treats them alike. */
 const RULE = /^[a-z][a-z0-9-]{0,63}$/;
+
+function isHostRuleName(value: unknown): value is HostRuleName {
+  return typeof value === 'string' && RULE.test(value);
+}
 
 function judge(result: unknown): Verdict {
   if (typeof result !== 'object' || result === null) {
@@ -56,7 +61,7 @@ function judge(result: unknown): Verdict {
   }
   const reason = typeof record['reason'] === 'string' ? record['reason'] : undefined;
   const named = record['rule'];
-  const rule = typeof named === 'string' && RULE.test(named) ? named : undefined;
+  const rule = isHostRuleName(named) ? named : undefined;
   return { kind: 'refuse', status, headers, reason, rule };
 }
 

@@ -1,9 +1,9 @@
 /**
  * A request body's bytes, gathered into one buffer as they arrive. Keeping each chunk as it came
- * let the byte cap bound the payload but not the memory: a chunk is an object of its own, about a
- * hundred bytes before its first byte, so a body sent a byte at a time (HTTP/2 DATA frames of one
- * byte, or one-byte chunks of a chunked body a fetch runtime hands over) held 100 to 200 bytes of
- * heap per byte read: about 100 MiB for one 1 MiB body (found by review 2026-11-30). Here each
+ * would let the byte cap bound the payload but not the memory: a chunk is an object of its own,
+ * about a hundred bytes before its first byte, so a body sent a byte at a time (HTTP/2 DATA frames
+ * of one byte, or one-byte chunks of a chunked body a fetch runtime hands over) would hold 100 to
+ * 200 bytes of heap per byte read, about 100 MiB for one 1 MiB body. Here each
  * chunk is copied into one buffer that at least doubles when it fills, so a body of n bytes holds
  * at most 2n, however it is split, and an empty chunk holds nothing. The buffer grows only as bytes
  * arrive: a declared length allocates nothing before its bytes come.
@@ -22,9 +22,9 @@ export class BodyBytes {
   /**
    * `declared` is the length the request announced (already held to the cap), when it announced
    * one: growth stops there, so a body that arrives as announced ends in a buffer of exactly its
-   * size rather than up to twice it (a 1 MiB body in 64 KiB chunks held 2 MiB; found by the
-   * memory bench 2026-11-30). Bytes past it, from a parser that does not hold a body to its
-   * length, still grow the buffer as before.
+   * size rather than up to twice it (a 1 MiB body in 64 KiB chunks would hold 2 MiB). Bytes
+   * past it, from a parser that does not hold a body to its length, still grow the buffer by
+   * doubling.
    */
   constructor(declared?: number, keepFirst = false) {
     this.#declared = declared ?? 0;

@@ -3,14 +3,21 @@
  * `encodeMessage` from values we chose or the core built; headers are constants or the host's own
  * (checked) values, never a request header echoed back.
  */
+
 import type { ServerResponse } from 'node:http';
 import { Http2ServerResponse, constants as http2Constants } from 'node:http2';
 import type { AnswerStage } from '../protocol/core.js';
+import {
+  HEADER_MISMATCH,
+  METHOD_NOT_FOUND,
+  MISSING_CLIENT_CAPABILITY,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from '../wire/codes.js';
 import type { JsonRpcResponse, OutgoingMessage } from '../wire/jsonrpc.js';
 import { errorResponse } from '../wire/jsonrpc.js';
 import type { HttpRefusal } from './refusals.js';
 
-const ALWAYS_400 = new Set([-32020, -32021, -32022]);
+const ALWAYS_400 = new Set([HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION]);
 
 /**
  * The HTTP status of a core answer (spec §4.5, spec-notes item 13): an envelope error is the
@@ -23,7 +30,7 @@ export function statusOf(response: JsonRpcResponse | undefined, stage: AnswerSta
   if (!('error' in response)) return 200;
   const code = response.error.code;
   if (ALWAYS_400.has(code)) return 400;
-  if (stage === 'envelope') return code === -32601 ? 404 : 400;
+  if (stage === 'envelope') return code === METHOD_NOT_FOUND ? 404 : 400;
   return 200;
 }
 
@@ -57,8 +64,8 @@ const SLICE_BYTES = 65_536;
  * Ends `res` with `text`: at once when it is short, else a slice at a time, the next slice once
  * the last has drained. A client reading a large answer slowly but steadily then shows its progress
  * as 'drain' events, which the drain deadline counts as bytes taken (sse-writer.ts); written as
- * one chunk it showed none until the last byte, and a 16 MiB answer read at a steady pace was cut
- * at the deadline (found 2026-11-30 for a JSON answer, then for a stream's last event).
+ * one chunk it would show none until the last byte, and a 16 MiB answer (a JSON one, or a
+ * stream's last event) read at a steady pace would be cut at the deadline.
  */
 export function endWith(res: ServerResponse, text: string): void {
   if (text.length <= SLICE_BYTES) res.end(text);

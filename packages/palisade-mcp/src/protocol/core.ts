@@ -19,6 +19,7 @@ import {
   type Revision,
 } from '../revisions.js';
 import type { TraceContext } from '../telemetry/dispatch-channel.js';
+import { INVALID_REQUEST } from '../wire/codes.js';
 import {
   classify,
   errorResponse,
@@ -28,7 +29,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from '../wire/jsonrpc.js';
-import { INVALID_REQUEST, internalError, invalidParams, methodNotFound } from './errors.js';
+import { internalError, invalidParams, methodNotFound } from './errors.js';
 import { isLogLevel, openContext } from './handler-context.js';
 import { answerInputRequired, type Prepared, prepareRetry, type Retry } from './input-round.js';
 import type { Call, MethodHandler, Outcome } from './methods/call.js';

@@ -12,8 +12,6 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { DISPATCH_CHANNEL_NAME } from './channel-names.js';
 
-export { DISPATCH_CHANNEL_NAME } from './channel-names.js';
-
 export type DispatchOutcome = 'ok' | 'tool-error' | 'fault';
 
 /**

@@ -9,6 +9,8 @@
  * wants the stack passes `onFault` and gets the error itself.
  */
 import { invalidOption } from '../errors.js';
+import type { JsonRpcErrorCode } from '../wire/codes.js';
+import type { HttpRefusalRule, StdioRefusalRule } from './refusal-rules.js';
 
 /** What Palisade calls on a `logger`: pino's `(object, message)` form. */
 export interface PalisadeLogger {
@@ -24,11 +26,11 @@ export type TransportName = 'http' | 'stdio';
 export interface RefusalRecord {
   readonly event: 'palisade.refusal';
   readonly transport: TransportName;
-  readonly rule: string;
+  readonly rule: HttpRefusalRule | StdioRefusalRule;
   /** HTTP only: the status answered. */
   readonly status?: number;
   /** stdio only: the JSON-RPC error code answered. */
-  readonly code?: number;
+  readonly code?: JsonRpcErrorCode;
   /** HTTP `authorize` refusals: the host's own `reason`, as the host wrote it. */
   readonly reason?: string;
 }

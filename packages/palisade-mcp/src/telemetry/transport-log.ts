@@ -5,6 +5,7 @@
  * pick which one runs, once, when their options are checked.
  */
 import { type PalisadeLogger, refusalToLogger } from './logger.js';
+import type { HttpRefusalRule } from './refusal-rules.js';
 
 /**
  * One transport refusal, for the host's log. `reason` is `authorize`'s own text, or for a `421`
@@ -12,7 +13,7 @@ import { type PalisadeLogger, refusalToLogger } from './logger.js';
  */
 export interface HttpLogEvent {
   readonly kind: 'refusal';
-  readonly rule: string;
+  readonly rule: HttpRefusalRule;
   readonly status: number;
   readonly reason?: string;
 }

@@ -8,13 +8,19 @@
 import { channel } from 'node:diagnostics_channel';
 import { STDIO_REFUSAL_CHANNEL, type StdioRefusalEvent } from '../telemetry/channel-names.js';
 import { type PalisadeLogger, refusalToLogger } from '../telemetry/logger.js';
+import type { StdioRefusalRule } from '../telemetry/refusal-rules.js';
+import type { JsonRpcErrorCode } from '../wire/codes.js';
 
 /** A request whose id names a request still in flight on this connection. */
-export const ID_IN_FLIGHT_RULE = 'id-in-flight';
+export const ID_IN_FLIGHT_RULE: StdioRefusalRule = 'id-in-flight';
 
 const refusalChannel = channel(STDIO_REFUSAL_CHANNEL);
 
-export function reportStdioRefusal(rule: string, code: number, logger: PalisadeLogger | undefined): void {
+export function reportStdioRefusal(
+  rule: StdioRefusalRule,
+  code: JsonRpcErrorCode,
+  logger: PalisadeLogger | undefined,
+): void {
   if (refusalChannel.hasSubscribers) {
     const event: StdioRefusalEvent = { rule, code };
     refusalChannel.publish(event);

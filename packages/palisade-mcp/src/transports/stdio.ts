@@ -7,10 +7,11 @@
  * stdout carries protocol messages only. While the transport owns process.stdout, anything else
  * written there (a host's stray `console.log` included) is sent to stderr instead.
  */
+
 import { MAX_SSE_QUEUED_BYTES, STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
+import { INVALID_REQUEST } from '../wire/codes.js';
 
 export { STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
-export { STDIO_REFUSAL_CHANNEL } from '../telemetry/channel-names.js';
 
 import type { Readable, Writable } from 'node:stream';
 import { invalidOption } from '../errors.js';
@@ -162,9 +163,13 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioHan
     const id = typeof message['method'] === 'string' && isValidId(message['id']) ? message['id'] : undefined;
     if (id !== undefined && inFlight.has(id)) {
       // Two requests in flight under one id could not be told apart by a cancel or by the client.
-      reportStdioRefusal(ID_IN_FLIGHT_RULE, -32600, logger);
+      reportStdioRefusal(ID_IN_FLIGHT_RULE, INVALID_REQUEST, logger);
       write(
-        errorResponse(undefined, -32600, 'Invalid request: id is already used by a request in flight'),
+        errorResponse(
+          undefined,
+          INVALID_REQUEST,
+          'Invalid request: id is already used by a request in flight',
+        ),
         framing,
       );
       return;

@@ -15,40 +15,46 @@
  * judged on the brackets before syntax, so 65 unclosed `[` is 'too-deep', not 'not-json'.
  * Envelope checks (`jsonrpc`, `method`, `id`) belong to the caller.
  */
+
 import { MAX_JSON_DEPTH, MAX_MESSAGE_BYTES } from '../limits.js';
+import { INVALID_REQUEST, PARSE_ERROR } from './codes.js';
 import { countParsedKeys, findRepeatedKey, renderRefusalKey } from './json-repeated-key.js';
 import { scanJson } from './json-scan.js';
-import type { ReadResult, WireRefusal } from './refusal.js';
+import type { JsonRule, ReadResult, WireRefusal } from './refusal.js';
 import { decodeUtf8 } from './utf8-text.js';
 
-type Refused = { readonly ok: false; readonly refusal: WireRefusal };
+type Refused = { readonly ok: false; readonly refusal: WireRefusal<JsonRule> };
 
-function refuse(code: WireRefusal['code'], rule: WireRefusal['rule'], message: string): Refused {
+function refuse(code: WireRefusal['code'], rule: JsonRule, message: string): Refused {
   return Object.freeze({ ok: false, refusal: Object.freeze({ code, rule, message }) });
 }
 
 // Every message is built from constants and numbers we chose, never from the client's bytes;
 // the one exception is a repeated key's name, bounded and escaped by renderRefusalKey.
-const TOO_LARGE = refuse(-32600, 'too-large', `Invalid request: message exceeds ${MAX_MESSAGE_BYTES} bytes`);
-const INVALID_UTF8 = refuse(-32700, 'invalid-utf8', 'Parse error: message is not valid UTF-8');
-const EMPTY = refuse(-32700, 'empty', 'Parse error: empty message');
-const NOT_JSON = refuse(-32700, 'not-json', 'Parse error: message is not valid JSON');
+const TOO_LARGE = refuse(
+  INVALID_REQUEST,
+  'too-large',
+  `Invalid request: message exceeds ${MAX_MESSAGE_BYTES} bytes`,
+);
+const INVALID_UTF8 = refuse(PARSE_ERROR, 'invalid-utf8', 'Parse error: message is not valid UTF-8');
+const EMPTY = refuse(PARSE_ERROR, 'empty', 'Parse error: empty message');
+const NOT_JSON = refuse(PARSE_ERROR, 'not-json', 'Parse error: message is not valid JSON');
 const TOO_DEEP = refuse(
-  -32600,
+  INVALID_REQUEST,
   'too-deep',
   `Invalid request: message nests deeper than ${MAX_JSON_DEPTH} levels`,
 );
 const LONE_SURROGATE = refuse(
-  -32600,
+  INVALID_REQUEST,
   'lone-surrogate',
   'Invalid request: a string holds an unpaired surrogate escape',
 );
-const BATCH = refuse(-32600, 'batch', 'Invalid request: batch (array) messages are not supported');
+const BATCH = refuse(INVALID_REQUEST, 'batch', 'Invalid request: batch (array) messages are not supported');
 const NOT_OBJECT = {
-  string: refuse(-32600, 'not-object', 'Invalid request: message is a string, not an object'),
-  number: refuse(-32600, 'not-object', 'Invalid request: message is a number, not an object'),
-  boolean: refuse(-32600, 'not-object', 'Invalid request: message is a boolean, not an object'),
-  null: refuse(-32600, 'not-object', 'Invalid request: message is a null, not an object'),
+  string: refuse(INVALID_REQUEST, 'not-object', 'Invalid request: message is a string, not an object'),
+  number: refuse(INVALID_REQUEST, 'not-object', 'Invalid request: message is a number, not an object'),
+  boolean: refuse(INVALID_REQUEST, 'not-object', 'Invalid request: message is a boolean, not an object'),
+  null: refuse(INVALID_REQUEST, 'not-object', 'Invalid request: message is a null, not an object'),
 } as const;
 
 function repeatedKey(text: string): Refused {
@@ -56,8 +62,13 @@ function repeatedKey(text: string): Refused {
   // The counts differ only when a key repeats, so the search always finds one; the fallback
   // keeps the refusal truthful should that reasoning ever break.
   // Stryker disable next-line UnaryOperator,StringLiteral: unreachable, the search always finds the repeat
-  if (key === undefined) return refuse(-32600, 'repeated-key', 'Invalid request: message repeats a key');
-  return refuse(-32600, 'repeated-key', `Invalid request: message repeats the key ${renderRefusalKey(key)}`);
+  if (key === undefined)
+    return refuse(INVALID_REQUEST, 'repeated-key', 'Invalid request: message repeats a key');
+  return refuse(
+    INVALID_REQUEST,
+    'repeated-key',
+    `Invalid request: message repeats the key ${renderRefusalKey(key)}`,
+  );
 }
 
 /**

@@ -4,6 +4,7 @@
  * id could not be read it carries no `id` at all (never `null`), so a client cannot mistake it
  * for the answer to one of its own requests.
  */
+import { INVALID_PARAMS, INVALID_REQUEST } from './codes.js';
 
 export type RequestId = string | number;
 
@@ -68,7 +69,7 @@ function hasOwn(object: object, key: string): boolean {
 }
 
 function invalid(id: RequestId | undefined, rule: string): Classified {
-  return { kind: 'refused', response: errorResponse(id, -32600, `Invalid request: ${rule}`) };
+  return { kind: 'refused', response: errorResponse(id, INVALID_REQUEST, `Invalid request: ${rule}`) };
 }
 
 export function classify(message: Record<string, unknown>): Classified {
@@ -99,7 +100,7 @@ export function classify(message: Record<string, unknown>): Classified {
   if (hasOwn(message, 'params') && (typeof params !== 'object' || params === null || Array.isArray(params))) {
     return {
       kind: 'refused',
-      response: errorResponse(id, -32602, 'Invalid params: params must be an object'),
+      response: errorResponse(id, INVALID_PARAMS, 'Invalid params: params must be an object'),
     };
   }
   const method = message['method'];
@@ -117,7 +118,7 @@ export function classify(message: Record<string, unknown>): Classified {
       kind: 'refused',
       response: errorResponse(
         id,
-        -32602,
+        INVALID_PARAMS,
         'Invalid params: _meta belongs in params._meta; a top-level _meta is not read',
       ),
     };

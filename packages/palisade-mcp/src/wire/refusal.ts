@@ -3,14 +3,17 @@
  * names the rule. A refusal never carries the client's bytes beyond a bounded key name, a stack
  * or an inspected value: messages are built from constants and from numbers we chose.
  */
-export interface WireRefusal {
-  readonly code: -32700 | -32600;
+import type { INVALID_REQUEST, PARSE_ERROR } from './codes.js';
+
+export interface WireRefusal<Rule extends WireRule = WireRule> {
+  readonly code: typeof PARSE_ERROR | typeof INVALID_REQUEST;
   readonly message: string;
   /** Stable machine-readable name of the rule, for logs and diagnostics channels. */
-  readonly rule: WireRule;
+  readonly rule: Rule;
 }
 
-export type WireRule =
+/** What the bounded JSON reader (json-reader.ts) refuses a document for, on every transport. */
+export type JsonRule =
   | 'empty'
   | 'not-json'
   | 'invalid-utf8'
@@ -19,13 +22,14 @@ export type WireRule =
   | 'too-deep'
   | 'repeated-key'
   | 'not-object'
-  | 'batch'
-  // stdio framing (wire/stdio-framer.ts)
-  | 'line-too-large'
-  | 'frame-too-large'
-  | 'bad-frame-header'
-  | 'truncated-frame';
+  | 'batch';
 
+/** What the stdio framer (stdio-framer.ts) refuses a line or a frame for. */
+export type FramingRule = 'line-too-large' | 'frame-too-large' | 'bad-frame-header' | 'truncated-frame';
+
+export type WireRule = JsonRule | FramingRule;
+
+/** What the JSON reader answers: the value, or the refusal naming one of its rules. */
 export type ReadResult<T> =
   | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly refusal: WireRefusal };
+  | { readonly ok: false; readonly refusal: WireRefusal<JsonRule> };

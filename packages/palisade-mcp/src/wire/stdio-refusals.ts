@@ -5,19 +5,20 @@
  */
 
 import { MAX_LEGACY_HEADER_LINES } from '../limits.js';
-import type { WireRefusal } from './refusal.js';
+import { INVALID_REQUEST } from './codes.js';
+import type { FramingRule, WireRefusal } from './refusal.js';
 
 export interface StdioRefusals {
-  readonly lineTooLarge: WireRefusal;
-  readonly frameTooLarge: WireRefusal;
-  readonly malformedContentLength: WireRefusal;
-  readonly malformedHeaderLine: WireRefusal;
-  readonly tooManyHeaderLines: WireRefusal;
-  readonly truncatedFrame: WireRefusal;
+  readonly lineTooLarge: WireRefusal<FramingRule>;
+  readonly frameTooLarge: WireRefusal<FramingRule>;
+  readonly malformedContentLength: WireRefusal<FramingRule>;
+  readonly malformedHeaderLine: WireRefusal<FramingRule>;
+  readonly tooManyHeaderLines: WireRefusal<FramingRule>;
+  readonly truncatedFrame: WireRefusal<FramingRule>;
 }
 
-function invalidRequest(rule: WireRefusal['rule'], what: string): WireRefusal {
-  return Object.freeze({ code: -32600, rule, message: `Invalid request: ${what}` });
+function invalidRequest(rule: FramingRule, what: string): WireRefusal<FramingRule> {
+  return Object.freeze({ code: INVALID_REQUEST, rule, message: `Invalid request: ${what}` });
 }
 
 export function stdioRefusals(maxMessageBytes: number): StdioRefusals {

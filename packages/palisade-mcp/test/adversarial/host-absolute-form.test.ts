@@ -13,8 +13,8 @@ import {
   ADMIT_ALL,
   basicServer,
   exchange,
+  LIST,
   type Mounted,
-  modernRequest,
   mountHandler,
   post,
 } from '../support/http-peer.js';
@@ -23,8 +23,6 @@ const opened: Mounted[] = [];
 afterEach(async () => {
   for (const mounted of opened.splice(0)) await mounted.close();
 });
-
-const LIST = modernRequest(1, 'tools/list');
 
 /** A tools/list whose target is absolute-form naming `authority`, with an allowed `Host`. */
 function absoluteForm(authority: string): string {

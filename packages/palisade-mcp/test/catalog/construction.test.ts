@@ -1,17 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { createServer, PalisadeError, type ServerDefinition } from '../../src/index.js';
+import { refusalOf } from '../support/refusal.js';
 
 const handler = () => ({ content: [] });
 const open = { type: 'object' } as const;
 
 function refusal(definition: unknown): PalisadeError {
-  try {
-    createServer(definition as ServerDefinition);
-  } catch (error) {
-    expect(error).toBeInstanceOf(PalisadeError);
-    return error as PalisadeError;
-  }
-  throw new Error('createServer accepted the definition');
+  return refusalOf(() => createServer(definition as ServerDefinition), 'the definition');
 }
 
 describe('createServer refuses a defective catalog at construction, naming the defect', () => {

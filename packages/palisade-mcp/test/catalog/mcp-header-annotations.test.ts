@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { mcpHeaderFields } from '../../src/catalog/mcp-header-annotations.js';
 import { compileSchema } from '../../src/catalog/schema.js';
-import { PalisadeError } from '../../src/errors.js';
+import type { PalisadeError } from '../../src/errors.js';
+import { refusalOf } from '../support/refusal.js';
 
 const WHERE = 'tool "t" inputSchema';
 
@@ -12,13 +13,7 @@ function fieldsOf(schema: Schema) {
 }
 
 function refusal(schema: Schema, role: 'input' | 'output' = 'input'): PalisadeError {
-  try {
-    compileSchema(schema, WHERE, role);
-  } catch (error) {
-    if (error instanceof PalisadeError) return error;
-    throw error;
-  }
-  throw new Error('the schema was accepted');
+  return refusalOf(() => compileSchema(schema, WHERE, role), 'the schema');
 }
 
 /** An object schema with one property `a` holding `a`. */

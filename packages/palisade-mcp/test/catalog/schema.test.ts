@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type CompiledSchema, compileSchema, outputRootIsObject } from '../../src/catalog/schema.js';
+import type { CompiledSchema } from '../../src/catalog/compiled-schema.js';
+import { compileSchema, outputRootIsObject } from '../../src/catalog/schema.js';
 import { compileWithAjv } from '../../src/catalog/schema-ajv.js';
 import { SchemaPatterns } from '../../src/catalog/schema-patterns.js';
 import { hasDuplicateItems } from '../../src/catalog/unique-items.js';
-import { PalisadeError } from '../../src/errors.js';
+import type { PalisadeError } from '../../src/errors.js';
+import { refusalOf } from '../support/refusal.js';
 
 const WHERE = 'tool "t" inputSchema';
 const MARKER = 'MARKER-7f3e1c';
@@ -20,13 +22,7 @@ function withA(a: unknown): Schema {
 }
 
 function refusal(schema: unknown, role: 'input' | 'output' = 'input'): PalisadeError {
-  try {
-    compileSchema(schema, WHERE, role);
-  } catch (error) {
-    if (error instanceof PalisadeError) return error;
-    throw error;
-  }
-  throw new Error('the schema was accepted');
+  return refusalOf(() => compileSchema(schema, WHERE, role), 'the schema');
 }
 
 function failure(compiled: CompiledSchema, value: unknown): string {

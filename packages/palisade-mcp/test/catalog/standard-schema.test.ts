@@ -8,8 +8,9 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createServer, PalisadeError, type ServerDefinition, type ToolSchema } from '../../src/index.js';
+import { createServer, type PalisadeError, type ServerDefinition, type ToolSchema } from '../../src/index.js';
 import { serveInProcess } from '../support/in-process.js';
+import { refusalOf } from '../support/refusal.js';
 import { modern } from '../support/stdio-peer.js';
 
 const handler = () => ({ content: [] });
@@ -20,13 +21,7 @@ function serverWith(inputSchema: unknown, outputSchema?: unknown) {
 }
 
 function refusal(inputSchema: unknown, outputSchema?: unknown): PalisadeError {
-  try {
-    serverWith(inputSchema, outputSchema);
-  } catch (error) {
-    expect(error).toBeInstanceOf(PalisadeError);
-    return error as PalisadeError;
-  }
-  throw new Error('createServer accepted the schema');
+  return refusalOf(() => serverWith(inputSchema, outputSchema), 'the schema');
 }
 
 function expectRefused(schema: unknown, reason: RegExp): void {

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseUriTemplate } from '../../src/catalog/uri-template.js';
-import { PalisadeError } from '../../src/errors.js';
+import type { PalisadeError } from '../../src/errors.js';
+import { refusalOf } from '../support/refusal.js';
 
 function refusal(template: string): PalisadeError {
-  try {
-    parseUriTemplate(template);
-  } catch (error) {
-    if (error instanceof PalisadeError) return error;
-    throw error;
-  }
-  throw new Error(`${template} was not refused`);
+  return refusalOf(() => parseUriTemplate(template), template);
 }
 
 describe('parseUriTemplate', () => {

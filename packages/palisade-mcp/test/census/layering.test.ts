@@ -18,9 +18,13 @@
  * Inside `http`, the same flow between its folders: `headers/` (reading header lines, the MCP
  * header match) under the rules both runtimes share (the files at the top of `http/`), under
  * `node/` and `fetch/`, which never import each other. `headers/` is entered through its index.
+ *
+ * And no two files import each other, however far round: a circle inside one part is invisible to
+ * the levels, so it is looked for file by file, type imports included.
  */
 import { describe, expect, test } from 'vitest';
 import {
+  importCircles,
   innerLayeringCensus,
   layeringCensus,
   partEdges,
@@ -152,5 +156,41 @@ describe('census: inside http, node/ and fetch/ stand on the shared rules and ne
     expect(plant(throughIndexCensus('http/headers'), 'http/node/planted.ts', planted)).toEqual([
       'http/node/planted.ts:1 imports http/headers/text.ts past http/headers/index.ts',
     ]);
+  });
+});
+
+describe('census: no import circle between files', () => {
+  test('no file of the package reaches itself through its imports, type imports included', () => {
+    expect(importCircles(sourceFiles())).toEqual([]);
+  });
+
+  test('no file of palisade-mcp-auth or palisade-mcp-connectome does either', () => {
+    expect(importCircles(sourceFiles('palisade-mcp-auth'))).toEqual([]);
+    expect(importCircles(sourceFiles('palisade-mcp-connectome'))).toEqual([]);
+  });
+
+  test('a planted circle of two type imports is named', () => {
+    const files = [
+      { file: 'catalog/a.ts', source: "import type { B } from './b.js';\nexport type A = B[];\n" },
+      { file: 'catalog/b.ts', source: "import type { A } from './a.js';\nexport type B = A | string;\n" },
+      { file: 'catalog/c.ts', source: "import type { A } from './a.js';\nexport type C = A;\n" },
+    ];
+    expect(importCircles(files)).toEqual(['catalog/a.ts ↔ catalog/b.ts']);
+  });
+
+  test('a planted circle three files round, through a re-export, is named once', () => {
+    const files = [
+      { file: 'http/a.ts', source: "import { b } from './b.js';\nexport const a = () => b;\n" },
+      { file: 'http/b.ts', source: "export { c as b } from './c.js';\n" },
+      { file: 'http/c.ts', source: "import type { a } from './a.js';\nexport const c: typeof a | 1 = 1;\n" },
+    ];
+    expect(importCircles(files)).toEqual(['http/a.ts ↔ http/b.ts ↔ http/c.ts']);
+  });
+
+  test('a file that imports itself is a circle', () => {
+    const files = [
+      { file: 'wire/x.ts', source: "import type { X } from './x.js';\nexport type X = string;\n" },
+    ];
+    expect(importCircles(files)).toEqual(['wire/x.ts']);
   });
 });

@@ -15,6 +15,8 @@ import {
   parse,
   partOf,
   resolveRelative,
+  type SourceFile,
+  texts,
   type Violation,
   walk,
 } from './source.js';
@@ -244,4 +246,96 @@ export function throughIndexCensus(folder: string): Census {
             return [];
           return [{ file, line: record.line, what: `imports ${target} past ${folder}/index.ts` }];
         });
+}
+
+/** The JSON-RPC reserved range (-32768 to -32000), where every code Palisade sends sits. */
+function inCodeRange(value: number): boolean {
+  return value >= 32_000 && value <= 32_768;
+}
+
+const CODE_IN_TEXT = /-32[0-7]\d\d(?!\d)/;
+
+/**
+ * Every JSON-RPC error code is written once, in the catalogue (`catalogue`, relative to `src/`):
+ * anywhere else a number of the reserved range, whatever its sign, or a text spelling one, is a
+ * code written by hand beside the named constants. Comments are not read.
+ */
+export function rawErrorCodeCensus(catalogue: string | undefined): Census {
+  return (file, source) => {
+    if (file === catalogue) return [];
+    const parsed = parse(file, source);
+    const found: Violation[] = [];
+    walk(parsed.program, (node) => {
+      if (node.type === 'Literal' && typeof node['value'] === 'number' && inCodeRange(node['value'])) {
+        found.push({ file, line: parsed.lineOf(node), what: `writes the code ${node['value']} by hand` });
+      }
+    });
+    for (const { text, node } of texts(parsed)) {
+      const code = CODE_IN_TEXT.exec(text)?.[0];
+      if (code !== undefined) found.push({ file, line: parsed.lineOf(node), what: `spells ${code} in text` });
+    }
+    return found;
+  };
+}
+
+/**
+ * Every import circle among the files, type-only imports included (a type import still ties one
+ * file's source to the other's): each strongly connected set of two or more files, its files
+ * sorted and joined by ` ↔ `, the circles sorted. None is the goal; a file importing itself counts.
+ */
+export function importCircles(files: readonly SourceFile[]): string[] {
+  const known = new Set(files.map(({ file }) => file));
+  const edges = new Map<string, string[]>();
+  for (const { file, source } of files) {
+    const targets = importsOf(parse(file, source)).flatMap((record) => {
+      const target = resolveRelative(file, record.specifier);
+      return target !== null && known.has(target) ? [target] : [];
+    });
+    edges.set(file, [...new Set(targets)]);
+  }
+  // Tarjan's strongly connected components, iterative so a long chain cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[] = [];
+  let next = 0;
+  for (const root of known) {
+    if (index.has(root)) continue;
+    const work: Array<{ file: string; at: number }> = [{ file: root, at: 0 }];
+    index.set(root, next);
+    low.set(root, next++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const targets = edges.get(frame.file) ?? [];
+      if (frame.at < targets.length) {
+        const target = targets[frame.at++]!;
+        if (!index.has(target)) {
+          index.set(target, next);
+          low.set(target, next++);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ file: target, at: 0 });
+        } else if (onStack.has(target)) {
+          low.set(frame.file, Math.min(low.get(frame.file)!, index.get(target)!));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent !== undefined) low.set(parent.file, Math.min(low.get(parent.file)!, low.get(frame.file)!));
+      if (low.get(frame.file) !== index.get(frame.file)) continue;
+      const members: string[] = [];
+      for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+        onStack.delete(member);
+        members.push(member);
+        if (member === frame.file) break;
+      }
+      const selfImport = (edges.get(frame.file) ?? []).includes(frame.file);
+      if (members.length > 1 || selfImport) circles.push(members.sort().join(' ↔ '));
+    }
+  }
+  return circles.sort();
 }

@@ -15,6 +15,7 @@ import {
   MAX_TRACESTATE_MEMBERS,
   STDIO_REFUSAL_CHANNEL,
 } from '../../src/index.js';
+import type { HttpTransportRule } from '../../src/telemetry/refusal-rules.js';
 import { ID_IN_FLIGHT_RULE } from '../../src/transports/stdio-refusal.js';
 import type { WireRule } from '../../src/wire/refusal.js';
 
@@ -75,5 +76,56 @@ describe('docs/telemetry.md', () => {
       prose.indexOf('## The `logger` option'),
     );
     expect(rules.filter((rule) => !section.includes(`\`${rule}\``))).toEqual([]);
+  });
+
+  test('lists every rule the HTTP transport refuses by itself', () => {
+    // Keyed by HttpTransportRule, so a rule added to the transport fails the type check until it is listed here.
+    const own: Record<HttpTransportRule, true> = {
+      'host-repeated': true,
+      'host-authority-mismatch': true,
+      'host-target-mismatch': true,
+      'host-not-allowed': true,
+      'origin-not-allowed': true,
+      'http-version': true,
+      'path-not-found': true,
+      'method-not-allowed': true,
+      'get-stream-not-offered': true,
+      'preflight-method-not-allowed': true,
+      'route-method-not-allowed': true,
+      'route-body': true,
+      'route-fault': true,
+      'route-timeout': true,
+      'head-too-large': true,
+      'head-timeout': true,
+      'malformed-request': true,
+      'head-too-many-lines': true,
+      'host-missing': true,
+      'expectation-failed': true,
+      'pipeline-too-deep': true,
+      'http2-not-served': true,
+      authorize: true,
+      'authorize-timeout': true,
+      'authorize-fault': true,
+      'authorize-body': true,
+      'authorize-body-fault': true,
+      'not-acceptable': true,
+      'unsupported-media-type': true,
+      'length-required': true,
+      'read-timeout': true,
+      'body-already-read': true,
+      'transport-fault': true,
+      'header-mismatch': true,
+      'protocol-version-not-served': true,
+      'listen-needs-event-stream': true,
+      'sse-queue-full': true,
+      'sse-drain-timeout': true,
+      'sse-events-queued': true,
+      'json-drain-timeout': true,
+    };
+    const section = prose.slice(
+      prose.indexOf('## `palisade:http-refusal`'),
+      prose.indexOf('## `palisade:stdio-refusal`'),
+    );
+    expect(Object.keys(own).filter((rule) => !section.includes(`\`${rule}\``))).toEqual([]);
   });
 });

@@ -129,24 +129,19 @@ function ownName(listed: string): string {
   return at === -1 ? listed : listed.slice(at + 3);
 }
 
-/** Each name's matcher and each path's file, made once: the page cites about a thousand tests. */
-const matchers = new Map<string, (listed: string) => boolean>();
-const files = new Map<string, string>();
-
-/** Whether a listed test is the one a citation names. */
+/**
+ * Whether a listed test is the one a citation names. The file and the name's matcher are worked
+ * out once per citation: both directions compare every citation with every tagged test, and
+ * building them per pair (a file lookup and a RegExp each time) took over 30 s on a loaded machine.
+ */
+const resolved = new WeakMap<Citation, { file: string; matches: (listed: string) => boolean }>();
 function cites(citation: Citation, entry: Listed): boolean {
-  let file = files.get(citation.path);
-  if (file === undefined) {
-    file = fileOf(citation.path);
-    files.set(citation.path, file);
+  let known = resolved.get(citation);
+  if (known === undefined) {
+    known = { file: fileOf(citation.path), matches: matcher(citation.name) };
+    resolved.set(citation, known);
   }
-  if (entry.file !== file) return false;
-  let matches = matchers.get(citation.name);
-  if (matches === undefined) {
-    matches = matcher(citation.name);
-    matchers.set(citation.name, matches);
-  }
-  return matches(ownName(entry.name));
+  return entry.file === known.file && known.matches(ownName(entry.name));
 }
 
 describe('the threat-model citation census', () => {

@@ -4,12 +4,14 @@
  * that looks as if it works: such an entry is refused when the handler (or `hostAllowList()`) is
  * built, by name and index, the way `allowedOrigins` refuses an origin no browser would send.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import { hostAllowList } from '../../src/http/node/host-allow-list.js';
-import { basicServer, exchange, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
+import { closeAfterEach } from '../support/close-after-each.js';
+import { basicServer, exchange, LIST, mount, post } from '../support/http-peer.js';
 
-const LIST = modernRequest(1, 'tools/list');
+const closeLater = closeAfterEach();
+
 const INVALID = 'PALISADE_ERR_INVALID_OPTION';
 const SHAPE = 'must be a host as Host names it, without scheme or port (such as localhost, 127.0.0.1 or ::1)';
 
@@ -29,12 +31,6 @@ function built(allowedHosts: readonly string[], make: 'handler' | 'middleware'):
     return { code: (error as { code?: unknown }).code, message: (error as Error).message };
   }
 }
-
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
 
 describe.each(['handler', 'middleware'] as const)('an allowedHosts entry given to the %s', (make) => {
   test.each([
@@ -69,12 +65,14 @@ describe.each(['handler', 'middleware'] as const)('an allowedHosts entry given t
 });
 
 test('entries written in capitals or in brackets match the Host a client sends', async () => {
-  mounted = await mount(
-    createHttpHandler(basicServer(), {
-      authorize: () => ({ ok: true }),
-      allowedOrigins: [],
-      allowedHosts: ['LOCALHOST', '[::1]'],
-    }),
+  const mounted = await closeLater(
+    mount(
+      createHttpHandler(basicServer(), {
+        authorize: () => ({ ok: true }),
+        allowedOrigins: [],
+        allowedHosts: ['LOCALHOST', '[::1]'],
+      }),
+    ),
   );
   const port = mounted.port;
   for (const host of [`localhost:${port}`, `[::1]:${port}`]) {

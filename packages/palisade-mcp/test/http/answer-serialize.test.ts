@@ -4,16 +4,13 @@
  * socket, the response is -32603 under its id, a notification is dropped, and the host's
  * `onFault` hears why. Nothing of the host's value reaches the client.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../src/index.js';
+import { closeAfterEach } from '../support/close-after-each.js';
 import { ADMIT_ALL, exchange, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
+const closeLater = closeAfterEach();
 
 async function serve(faults: Array<[string, unknown]>): Promise<Mounted> {
   const server = createServer({
@@ -41,7 +38,7 @@ async function serve(faults: Array<[string, unknown]>): Promise<Mounted> {
     ...ADMIT_ALL,
     onFault: (description, cause) => faults.push([description, cause]),
   });
-  mounted = await mount(handler);
+  const mounted = await closeLater(mount(handler));
   return mounted;
 }
 

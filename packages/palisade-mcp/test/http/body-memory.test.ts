@@ -19,7 +19,7 @@ import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { bundledFixture } from '../support/fixture-bundles.js';
 import { H2Peer, headersFrame, postFields } from '../support/h2-frames.js';
-import { ADMIT_ALL, basicServer, modernRequest } from '../support/http-peer.js';
+import { ADMIT_ALL, basicServer, LIST } from '../support/http-peer.js';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
@@ -28,7 +28,6 @@ const collect = runInNewContext('gc') as () => void;
 const FRAMES = 100_000;
 const HELD_BOUND_BYTES = 5 * 1_048_576;
 
-const LIST = modernRequest(1, 'tools/list');
 const OPTIONS = { ...ADMIT_ALL, readTimeoutMs: 120_000 };
 
 let server: Http2Server | undefined;

@@ -16,10 +16,9 @@ import type { HttpHandlerOptions, HttpLogEvent } from '../../src/http/http-optio
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { launchChromium } from '../support/chromium.js';
 import { listenFetch } from '../support/fetch-peer.js';
-import { basicServer, type Json, type Mounted, modernRequest, mount } from '../support/http-peer.js';
+import { basicServer, type Json, LIST, type Mounted, mount } from '../support/http-peer.js';
 
 const TOKEN = 'Bearer page-token';
-const LIST = modernRequest(1, 'tools/list');
 
 interface Fetched {
   readonly status: number;

@@ -8,17 +8,18 @@
  */
 import { once } from 'node:events';
 import { connect, type IncomingHttpHeaders } from 'node:http2';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import { serve } from '../../src/http/node/serve.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
+import { closeAfterEach } from '../support/close-after-each.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import {
   ADMIT_ALL,
   basicServer,
   exchange,
-  type Mounted,
+  LIST,
   modernRequest,
   mount,
   type Parsed,
@@ -26,16 +27,11 @@ import {
   RawClient,
 } from '../support/http-peer.js';
 
+const closeLater = closeAfterEach();
+
 const ORIGIN = 'http://app.example';
-const LIST = modernRequest(1, 'tools/list');
 /** The allowed request headers of a catalog that declares no `Mcp-Param-*` header. */
 const MCP_HEADERS = 'accept, content-type, authorization, mcp-protocol-version, mcp-method, mcp-name';
-
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
 
 /** The two handlers the table runs against, each built from the same options and listening on port 0. */
 const HANDLERS = [
@@ -188,7 +184,7 @@ describe.each(HANDLERS)('$name', (handler) => {
     options: Partial<HttpHandlerOptions> = {},
     server: Server = basicServer(),
   ): Promise<number> {
-    mounted = await handler.listen(server, { ...ADMIT_ALL, cors: {}, ...options });
+    const mounted = await closeLater(handler.listen(server, { ...ADMIT_ALL, cors: {}, ...options }));
     return mounted.port;
   }
 
@@ -196,7 +192,7 @@ describe.each(HANDLERS)('$name', (handler) => {
     test('a preflight from a listed origin is answered 405 with Allow: POST and no CORS header', {
       tags: ['threat-model'],
     }, async () => {
-      mounted = await handler.listen(basicServer(), ADMIT_ALL);
+      const mounted = await closeLater(handler.listen(basicServer(), ADMIT_ALL));
       const reply = await exchange(mounted.port, preflightBytes());
       expect(reply.statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
       expect(reply.headers['allow']).toBe('POST');
@@ -510,7 +506,7 @@ describe('the node handler only', () => {
   test('a preflight declaring a body is answered 204 and the connection closed without reading it', {
     tags: ['threat-model'],
   }, async () => {
-    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} }));
+    const mounted = await closeLater(mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} })));
     const reply = await exchange(mounted.port, preflightBytes({ 'Content-Length': '1000' }));
     expect(reply.status).toBe(204);
     expect(reply.headers['connection']).toBe('close');
@@ -519,10 +515,12 @@ describe('the node handler only', () => {
 
   test('a Vary set by a middleware in front is kept, with Origin added', async () => {
     const handler = createHttpHandler(basicServer(), { ...ADMIT_ALL, cors: {} });
-    mounted = await mount((req, res) => {
-      res.setHeader('vary', 'Accept-Encoding');
-      handler(req, res);
-    });
+    const mounted = await closeLater(
+      mount((req, res) => {
+        res.setHeader('vary', 'Accept-Encoding');
+        handler(req, res);
+      }),
+    );
     const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, Origin: ORIGIN }));
     expect(reply.headers['vary']).toBe('Accept-Encoding, Origin');
     reply.client.end();

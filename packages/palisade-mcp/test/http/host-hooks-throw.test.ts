@@ -6,15 +6,10 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import { createHttpHandler } from '../../src/http/node/handler.js';
-import {
-  ADMIT_ALL,
-  basicServer,
-  exchange,
-  type Mounted,
-  modernRequest,
-  mount,
-  post,
-} from '../support/http-peer.js';
+import { closeAfterEach } from '../support/close-after-each.js';
+import { ADMIT_ALL, basicServer, exchange, modernRequest, mount, post } from '../support/http-peer.js';
+
+const closeLater = closeAfterEach();
 
 const THROWS = modernRequest(1, 'tools/call', { name: 'throws', arguments: {} });
 const LIST = modernRequest(2, 'tools/list');
@@ -22,10 +17,7 @@ const hookThrows = (): never => {
   throw new Error('the host hook failed');
 };
 
-let mounted: Mounted | undefined;
 afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
   vi.restoreAllMocks();
 });
 
@@ -44,7 +36,9 @@ describe('the node handler', () => {
     tags: ['threat-model'],
   }, async () => {
     const stderr = captureStderr();
-    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, onFault: hookThrows }));
+    const mounted = await closeLater(
+      mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, onFault: hookThrows })),
+    );
     const failed = await exchange(mounted.port, post(THROWS.body, THROWS.headers));
     expect(failed.status).toBe(200);
     expect(JSON.parse(failed.body)).toMatchObject({ id: 1, error: { code: -32603 } });
@@ -57,7 +51,9 @@ describe('the node handler', () => {
     tags: ['threat-model'],
   }, async () => {
     const stderr = captureStderr();
-    mounted = await mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, onLog: hookThrows }));
+    const mounted = await closeLater(
+      mount(createHttpHandler(basicServer(), { ...ADMIT_ALL, onLog: hookThrows })),
+    );
     const refused = await exchange(
       mounted.port,
       post(LIST.body, { ...LIST.headers, Origin: 'http://evil.example' }),

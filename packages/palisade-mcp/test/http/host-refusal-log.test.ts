@@ -14,14 +14,13 @@ import { mountFetchHandler } from '../support/fetch-peer.js';
 import {
   basicServer,
   exchange,
+  LIST,
   type Mounted,
-  modernRequest,
   mount,
   mountHandler,
   post,
 } from '../support/http-peer.js';
 
-const LIST = modernRequest(1, 'tools/list');
 const SECRET = 'SECRET-8e21';
 
 let mounted: Mounted | Serving | undefined;

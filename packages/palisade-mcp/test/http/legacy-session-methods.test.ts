@@ -5,18 +5,17 @@
  * and `logging/setLevel` acknowledged without effect, and every request logging at the server's
  * `defaultLogLevel`.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type ServerDefinition } from '../../src/index.js';
-import { ADMIT_ALL, type Json, type Mounted, mount, post, RawClient } from '../support/http-peer.js';
+import { closeAfterEach } from '../support/close-after-each.js';
+import { ADMIT_ALL, type Json, mount, post, RawClient } from '../support/http-peer.js';
+
+const closeLater = closeAfterEach();
+/** The port of the server the running test started. */
+let port: number | undefined;
 
 const LEGACY = { 'MCP-Protocol-Version': '2025-11-25' };
-
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
 
 function definition(extra: Partial<ServerDefinition> = {}): ServerDefinition {
   return {
@@ -46,8 +45,8 @@ async function exchange(
   message: Json,
   headers: Json = LEGACY,
 ): Promise<{ status: number; type: string; body: string }> {
-  if (mounted === undefined) throw new Error('not mounted');
-  const client = new RawClient(mounted.port);
+  if (port === undefined) throw new Error('not mounted');
+  const client = new RawClient(port);
   try {
     client.send(post(JSON.stringify(message), { ...headers, Connection: 'close' }));
     const response = await client.response();
@@ -58,7 +57,7 @@ async function exchange(
 }
 
 async function serveWith(extra: Partial<ServerDefinition> = {}): Promise<void> {
-  mounted = await mount(createHttpHandler(createServer(definition(extra)), ADMIT_ALL));
+  port = (await closeLater(mount(createHttpHandler(createServer(definition(extra)), ADMIT_ALL)))).port;
 }
 
 describe('stateless 2025-11-25 session methods over HTTP', () => {

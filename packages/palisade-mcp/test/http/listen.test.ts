@@ -10,25 +10,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type Server, type ServerDefinition } from '../../src/index.js';
-import {
-  ADMIT_ALL,
-  type Json,
-  type Mounted,
-  modernRequest,
-  mount,
-  post,
-  RawClient,
-} from '../support/http-peer.js';
+import { closeAfterEach } from '../support/close-after-each.js';
+import { ADMIT_ALL, type Json, modernRequest, mount, post, RawClient } from '../support/http-peer.js';
 
-let mounted: Mounted | undefined;
+const closeLater = closeAfterEach();
+/** The port of the server the running test started. */
+let port: number | undefined;
+
 const clients: RawClient[] = [];
 const cleanups: Array<() => void> = [];
 afterEach(async () => {
   vi.useRealTimers();
   for (const cleanup of cleanups.splice(0)) cleanup();
   for (const client of clients.splice(0)) client.end();
-  await mounted?.close();
-  mounted = undefined;
 });
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -56,13 +50,13 @@ function definition(extra: Partial<ServerDefinition> = {}): ServerDefinition {
 
 async function serveListen(extra: Partial<ServerDefinition> = {}): Promise<Server> {
   const server = createServer(definition(extra));
-  mounted = await mount(createHttpHandler(server, ADMIT_ALL));
+  port = (await closeLater(mount(createHttpHandler(server, ADMIT_ALL)))).port;
   return server;
 }
 
 function open(headers: Json = {}): RawClient {
-  if (mounted === undefined) throw new Error('not mounted');
-  const client = new RawClient(mounted.port);
+  if (port === undefined) throw new Error('not mounted');
+  const client = new RawClient(port);
   clients.push(client);
   void headers;
   return client;
@@ -124,17 +118,21 @@ describe('subscriptions/listen over HTTP', () => {
   }, async () => {
     const server = createServer(definition());
     const seen: string[] = [];
-    mounted = await mount(
-      createHttpHandler(server, {
-        ...ADMIT_ALL,
-        authorizeBody: (_request, bytes) => {
-          const text = Buffer.from(bytes).toString('utf8');
-          seen.push(text);
-          // This host lets nobody watch resources: the filter is refused before it is honoured.
-          return text.includes('resourceSubscriptions') ? { ok: false, status: 403 } : { ok: true };
-        },
-      }),
-    );
+    port = (
+      await closeLater(
+        mount(
+          createHttpHandler(server, {
+            ...ADMIT_ALL,
+            authorizeBody: (_request, bytes) => {
+              const text = Buffer.from(bytes).toString('utf8');
+              seen.push(text);
+              // This host lets nobody watch resources: the filter is refused before it is honoured.
+              return text.includes('resourceSubscriptions') ? { ok: false, status: 403 } : { ok: true };
+            },
+          }),
+        ),
+      )
+    ).port;
     const client = open();
     const { body, headers } = modernRequest(21, 'subscriptions/listen', {
       notifications: { resourceSubscriptions: ['test://watched'] },

@@ -4,20 +4,18 @@
  * missing `_meta` (-32602, 400), and `initialize` sent as a 2026-07-28 request is an unknown
  * method there (-32601, 404), not the 2025-11-25 handshake.
  */
-import { afterEach, describe, expect, test } from 'vitest';
-import { type Mounted, mountHandler, post, RawClient } from '../support/http-peer.js';
+import { describe, expect, test } from 'vitest';
+import { closeAfterEach } from '../support/close-after-each.js';
+import { mountHandler, post, RawClient } from '../support/http-peer.js';
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
+const closeLater = closeAfterEach();
 
 async function send(
   body: unknown,
   headers: Record<string, unknown>,
 ): Promise<{ status: number; body: unknown }> {
-  mounted ??= await mountHandler();
+  // The 2026-07-28 revision is stateless: a fresh handler per request answers as a shared one would.
+  const mounted = await closeLater(mountHandler());
   const client = new RawClient(mounted.port);
   try {
     client.send(post(JSON.stringify(body), headers));

@@ -5,16 +5,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../src/index.js';
-import { ADMIT_ALL, type Mounted, modernRequest, mount, post, RawClient } from '../support/http-peer.js';
+import { closeAfterEach } from '../support/close-after-each.js';
+import { ADMIT_ALL, modernRequest, mount, post, RawClient } from '../support/http-peer.js';
 
-let mounted: Mounted | undefined;
-afterEach(async () => {
-  await mounted?.close();
-  mounted = undefined;
-});
+const closeLater = closeAfterEach();
 
 /** How long the first tight loop took: on a loaded machine a refill may fall inside it. */
 let firstLoopMs = 0;
@@ -41,7 +38,7 @@ async function progressValues(pauseMs: number): Promise<number[]> {
       }),
     ],
   });
-  mounted = await mount(createHttpHandler(server, ADMIT_ALL));
+  const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
   const client = new RawClient(mounted.port);
   const { body, headers } = modernRequest(1, 'tools/call', {
     name: 'loop',

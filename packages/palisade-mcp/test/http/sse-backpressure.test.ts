@@ -11,24 +11,23 @@ import {
   constants as http2Constants,
 } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
-import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
-import { ADMIT_ALL, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
+import { closeAfterEach } from '../support/close-after-each.js';
+import { ADMIT_ALL, modernRequest, mount, post } from '../support/http-peer.js';
+import { floodCall, floodServer, silentClient } from '../support/sse-flood.js';
+
+const closeLater = closeAfterEach();
 
 const QUEUE_BOUND = 1_114_112;
 const DRAIN_TIMEOUT_MS = 15_000;
-const CHUNK = 'x'.repeat(65_536);
 
-let mounted: Mounted | undefined;
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   vi.useRealTimers();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await mounted?.close();
-  mounted = undefined;
 });
 
 function listenRefusals(): unknown[] {
@@ -41,60 +40,7 @@ function listenRefusals(): unknown[] {
   return events;
 }
 
-interface Flood {
-  readonly server: Server;
-  /** Resolves with the handler's `ctx.signal.aborted` once it stops emitting. */
-  readonly finished: Promise<{ aborted: boolean; emitted: number }>;
-  /** Largest `writableLength` of the server's side seen after an emit. */
-  readonly maxQueued: () => number;
-}
-
-/**
- * A tool that emits 64 KiB progress messages, yielding after each, until its signal aborts, it
- * has emitted `limit` of them, or `enough()` holds after a yield (then it waits for its signal).
- */
-function floodServer(
-  queued: () => number,
-  { limit = 400, enough = (): boolean => false, pace = (): Promise<void> => sleep(0) } = {},
-): Flood {
-  let maxQueued = 0;
-  let finish!: (outcome: { aborted: boolean; emitted: number }) => void;
-  const finished = new Promise<{ aborted: boolean; emitted: number }>((resolve) => {
-    finish = resolve;
-  });
-  const server = createServer({
-    name: 'flood',
-    version: '1',
-    tools: [
-      defineTool({
-        name: 'flood',
-        inputSchema: { type: 'object' },
-        handler: async (_args, ctx) => {
-          let emitted = 0;
-          while (emitted < limit && !ctx.signal.aborted) {
-            emitted += 1;
-            ctx.progress(emitted, undefined, CHUNK);
-            maxQueued = Math.max(maxQueued, queued());
-            await pace();
-            if (enough()) {
-              if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
-              break;
-            }
-          }
-          finish({ aborted: ctx.signal.aborted, emitted });
-          return { content: [{ type: 'text', text: 'done' }] };
-        },
-      }),
-    ],
-  });
-  return { server, finished, maxQueued: () => maxQueued };
-}
-
-const MODERN = modernRequest(1, 'tools/call', {
-  name: 'flood',
-  arguments: {},
-  _meta: { progressToken: 'p' },
-});
+const MODERN = floodCall(1);
 const LEGACY = {
   body: JSON.stringify({
     jsonrpc: '2.0',
@@ -106,10 +52,10 @@ const LEGACY = {
 };
 
 /** Mounts `server` on HTTP/1.1 and hands back the server's side of the next connection. */
-async function mountH1(server: Server): Promise<{ serverSocket: Promise<Socket> }> {
-  mounted = await mount(createHttpHandler(server, ADMIT_ALL));
+async function mountH1(server: Server): Promise<{ port: number; serverSocket: Promise<Socket> }> {
+  const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
   const serverSocket = once(mounted.server, 'connection').then(([socket]) => socket as Socket);
-  return { serverSocket };
+  return { port: mounted.port, serverSocket };
 }
 
 /**
@@ -143,11 +89,9 @@ async function until(predicate: () => boolean, timeoutMs = 2_500): Promise<void>
   }
 }
 
-/** A raw client that sends one request and reads nothing until told to. */
-function silentClient(port: number, bytes: string): Socket {
-  const socket = connect(port, '127.0.0.1');
-  socket.on('error', () => {});
-  socket.write(bytes);
+/** A raw client that sends one request and reads nothing until told to; destroyed after the test. */
+function quietClient(port: number, bytes: string): Socket {
+  const socket = silentClient(port, bytes);
   cleanups.push(() => socket.destroy());
   return socket;
 }
@@ -173,9 +117,9 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
       let socket: Socket | undefined;
       // Paced past the progress rate limit (one per 10 ms once the burst is spent), so every
       // emit is written.
-      const flood = floodServer(() => socket?.writableLength ?? 0, { pace: () => sleep(11) });
-      const { serverSocket } = await mountH1(flood.server);
-      const client = silentClient(mounted?.port ?? 0, post(call.body, call.headers));
+      const flood = floodServer({ queued: () => socket?.writableLength ?? 0, limit: 400 });
+      const { port, serverSocket } = await mountH1(flood.server);
+      const client = quietClient(port, post(call.body, call.headers));
       socket = await serverSocket;
       const closed = once(socket, 'close');
 
@@ -202,12 +146,14 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
     const events = listenRefusals();
     let socket: Socket | undefined;
     // Stop emitting once the kernel's buffers are full: Node still holds a write's worth after a turn.
-    const flood = floodServer(() => socket?.writableLength ?? 0, {
+    const flood = floodServer({
+      queued: () => socket?.writableLength ?? 0,
+      limit: 400,
       enough: () => (socket?.writableLength ?? 0) > 16_384,
       pace: () => sleep(2),
     });
-    const { serverSocket } = await mountH1(flood.server);
-    silentClient(mounted?.port ?? 0, post(MODERN.body, MODERN.headers));
+    const { port, serverSocket } = await mountH1(flood.server);
+    quietClient(port, post(MODERN.body, MODERN.headers));
     socket = await serverSocket;
     const closed = once(socket, 'close');
     await until(() => (socket?.writableLength ?? 0) > 16_384);
@@ -226,9 +172,9 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
   }, async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const events = listenRefusals();
-    const { serverSocket } = await mountH1(bigAnswerServer());
+    const { port, serverSocket } = await mountH1(bigAnswerServer());
     const call = modernRequest(1, 'tools/call', { name: 'big', arguments: {} });
-    silentClient(mounted?.port ?? 0, post(call.body, { ...call.headers, Accept: 'application/json' }));
+    quietClient(port, post(call.body, { ...call.headers, Accept: 'application/json' }));
     const socket = await serverSocket;
     const closed = once(socket, 'close');
     await until(() => socket.writableLength > 0);
@@ -254,29 +200,31 @@ describe('behind a front that replaces write and end (as compression middleware 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const events = listenRefusals();
     const handler = createHttpHandler(bigAnswerServer(), ADMIT_ALL);
-    mounted = await mount((req, res) => {
-      // The front keeps what it is handed and writes it on a later turn, so when the handler's
-      // `end` returns nothing is queued on the response and it has not ended.
-      const held: Array<string | Buffer> = [];
-      const write = res.write.bind(res);
-      const end = res.end.bind(res);
-      res.write = ((chunk: string | Buffer) => {
-        held.push(chunk);
-        return true;
-      }) as typeof res.write;
-      res.end = ((chunk?: string | Buffer) => {
-        if (chunk !== undefined) held.push(chunk);
-        setImmediate(() => {
-          for (const part of held) write(part);
-          end();
-        });
-        return res;
-      }) as typeof res.end;
-      handler(req, res);
-    });
+    const mounted = await closeLater(
+      mount((req, res) => {
+        // The front keeps what it is handed and writes it on a later turn, so when the handler's
+        // `end` returns nothing is queued on the response and it has not ended.
+        const held: Array<string | Buffer> = [];
+        const write = res.write.bind(res);
+        const end = res.end.bind(res);
+        res.write = ((chunk: string | Buffer) => {
+          held.push(chunk);
+          return true;
+        }) as typeof res.write;
+        res.end = ((chunk?: string | Buffer) => {
+          if (chunk !== undefined) held.push(chunk);
+          setImmediate(() => {
+            for (const part of held) write(part);
+            end();
+          });
+          return res;
+        }) as typeof res.end;
+        handler(req, res);
+      }),
+    );
     const serverSocket = once(mounted.server, 'connection').then(([socket]) => socket as Socket);
     const call = modernRequest(1, 'tools/call', { name: 'big', arguments: {} });
-    silentClient(mounted.port, post(call.body, { ...call.headers, Accept: 'application/json' }));
+    quietClient(mounted.port, post(call.body, { ...call.headers, Accept: 'application/json' }));
     const socket = await serverSocket;
     const closed = once(socket, 'close');
     await until(() => socket.writableLength > 0);
@@ -299,9 +247,9 @@ describe('a client that reads slowly but steadily', () => {
     let socket: Socket | undefined;
     // 64 events of 64 KiB (4 MiB), one every 11 ms or more (past the progress rate limit of one
     // per 10 ms); the client takes about 64 KiB every 5 ms.
-    const flood = floodServer(() => socket?.writableLength ?? 0, { limit: 64, pace: () => sleep(11) });
-    const { serverSocket } = await mountH1(flood.server);
-    const client = silentClient(mounted?.port ?? 0, post(MODERN.body, MODERN.headers));
+    const flood = floodServer({ queued: () => socket?.writableLength ?? 0, limit: 64 });
+    const { port, serverSocket } = await mountH1(flood.server);
+    const client = quietClient(port, post(MODERN.body, MODERN.headers));
     socket = await serverSocket;
     const chunks: Buffer[] = [];
     let tail = '';
@@ -369,12 +317,9 @@ describe('a client that reads one large JSON answer slowly but steadily', () => 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     cleanups.push(() => vi.useRealTimers());
     const events = listenRefusals();
-    const { serverSocket } = await mountH1(bigAnswerServer());
+    const { port, serverSocket } = await mountH1(bigAnswerServer());
     const call = modernRequest(1, 'tools/call', { name: 'big', arguments: {} });
-    const client = silentClient(
-      mounted?.port ?? 0,
-      post(call.body, { ...call.headers, Accept: 'application/json' }),
-    );
+    const client = quietClient(port, post(call.body, { ...call.headers, Accept: 'application/json' }));
     const socket = await serverSocket;
     await readSteadily(socket, client);
     expect(events).toEqual([]);
@@ -407,13 +352,13 @@ describe('a client that reads a stream ending in one large result slowly but ste
         }),
       ],
     });
-    const { serverSocket } = await mountH1(server);
+    const { port, serverSocket } = await mountH1(server);
     const call = modernRequest(1, 'tools/call', {
       name: 'big',
       arguments: {},
       _meta: { progressToken: 'p' },
     });
-    const client = silentClient(mounted?.port ?? 0, post(call.body, call.headers));
+    const client = quietClient(port, post(call.body, call.headers));
     const socket = await serverSocket;
     const chunks = await readSteadily(socket, client);
     expect(Buffer.concat(chunks).toString('latin1')).toContain('content-type: text/event-stream');
@@ -428,7 +373,7 @@ describe('a client that stops reading a stream over HTTP/2', () => {
   }, async () => {
     const events = listenRefusals();
     let serverResponse: { writableLength: number } | undefined;
-    const flood = floodServer(() => serverResponse?.writableLength ?? 0, { pace: () => sleep(11) });
+    const flood = floodServer({ queued: () => serverResponse?.writableLength ?? 0, limit: 400 });
     const handler = createHttpHandler(flood.server, ADMIT_ALL);
     const h2 = createHttp2Server((req, res) => {
       serverResponse ??= res;

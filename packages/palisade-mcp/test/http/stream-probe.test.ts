@@ -12,9 +12,8 @@ import type { HttpLogEvent } from '../../src/http/http-options.js';
 import { createHttpHandler, type HttpHandlerOptions } from '../../src/http/node/handler.js';
 import type { PalisadeLogger } from '../../src/telemetry/logger.js';
 import { listenFetch } from '../support/fetch-peer.js';
-import { basicServer, exchange, type Mounted, modernRequest, mount, post } from '../support/http-peer.js';
+import { basicServer, exchange, LIST, type Mounted, mount, post } from '../support/http-peer.js';
 
-const LIST = modernRequest(1, 'tools/list');
 const BASE = {
   authorize: () => ({ ok: true as const }),
   allowedOrigins: [],

@@ -4,20 +4,16 @@
  * with no store to hold them. The extension is advertised only where it is served.
  */
 import { describe, expect, test } from 'vitest';
-import { createServer, PalisadeError, type ServerDefinition } from '../../src/index.js';
+import { createServer, type ServerDefinition } from '../../src/index.js';
 import { handleMessage } from '../../src/protocol/core.js';
 import { Gate, TestTaskStore, tasksDefinition } from '../fixtures/tasks.js';
+import { refusalOf } from '../support/refusal.js';
 
 const TOOL = { name: 'slow', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) };
 
 function refusal(definition: unknown): { code: string; message: string } {
-  try {
-    createServer(definition as ServerDefinition);
-  } catch (error) {
-    expect(error).toBeInstanceOf(PalisadeError);
-    return { code: (error as PalisadeError).code, message: (error as PalisadeError).message };
-  }
-  throw new Error('createServer accepted it');
+  const { code, message } = refusalOf(() => createServer(definition as ServerDefinition), 'the definition');
+  return { code, message };
 }
 
 describe('tasks options at construction', () => {

@@ -5,7 +5,7 @@
  * tests watch, come from here. Read in the test's own process, with no garbage collector or other
  * test file in the figure.
  */
-import { modernRequest, post, RawClient } from './http-peer.js';
+import { LIST, post, RawClient } from './http-peer.js';
 
 export interface Recording {
   /** The size of every call of at least `minBytes`, in order. */
@@ -28,8 +28,6 @@ export function recordAllocations(minBytes: number): Recording {
     },
   };
 }
-
-const LIST = modernRequest(1, 'tools/list');
 
 /** The bytes of a tools/list POST whose body is padded with JSON whitespace to `bodyBytes`. */
 export function paddedListPost(bodyBytes: number): Buffer {

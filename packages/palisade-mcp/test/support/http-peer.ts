@@ -82,6 +82,9 @@ export function modernRequest(
   return { body: JSON.stringify(message), headers };
 }
 
+/** A 2026-07-28 `tools/list` with id 1: the request most HTTP tests send when any request will do. */
+export const LIST = modernRequest(1, 'tools/list');
+
 /** The raw bytes of a POST with Host 127.0.0.1, JSON Content-Type and Accept, and an exact Content-Length. */
 export function post(body: string, headers: Record<string, unknown> = {}, method = 'POST'): string {
   const lines = [`${method} /mcp HTTP/1.1`];

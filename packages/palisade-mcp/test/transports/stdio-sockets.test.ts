@@ -6,12 +6,13 @@
  * and shutdown.
  */
 import type { Socket } from 'node:net';
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createServer, defineTool, type Server } from '../../src/index.js';
 import { MAX_SSE_QUEUED_BYTES } from '../../src/limits.js';
 import { STDIO_SHUTDOWN_GRACE_MS, serveStdio } from '../../src/transports/stdio.js';
 import { catalogs } from '../fixtures/catalogs.js';
+import { basicServer } from '../support/http-peer.js';
 import { INITIALIZE, modern } from '../support/stdio-peer.js';
 import { connectedPair, runOverSockets, type SocketPeer } from '../support/stdio-sockets.js';
 
@@ -579,6 +580,21 @@ describe('stdio backpressure', () => {
       output.destroy();
       await handle.closed;
     }
+  });
+
+  test('while the client does not read its output, input is paused; once output drains it is read again', async () => {
+    const input = new PassThrough();
+    // A 1-byte buffer: the first response already exceeds it, as a full pipe would.
+    const output = new PassThrough({ highWaterMark: 1 });
+    const handle = serveStdio(basicServer(), { input, output, exitOnClose: false, onFault: () => {} });
+    input.write(`${JSON.stringify(modern(1, 'tools/list'))}\n`);
+    await expect.poll(() => output.readableLength).toBeGreaterThan(0);
+    expect(input.isPaused()).toBe(true);
+
+    output.resume();
+    await expect.poll(() => input.isPaused()).toBe(false);
+    input.end();
+    await handle.closed;
   });
 });
 

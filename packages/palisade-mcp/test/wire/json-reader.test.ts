@@ -1,3 +1,10 @@
+/**
+ * The bounded JSON reader (src/wire/json-reader.ts), byte for byte: each check in its order (size,
+ * UTF-8, the pre-scan's emptiness and depth, the parse, surrogate escapes, repeated keys, the
+ * message's shape) answers its own refusal with its code, rule and message, and a document
+ * malformed early is judged by its first proof, never by what follows it. Nothing of the input
+ * reaches a refusal but a repeated key's name, bounded and escaped.
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   readJsonDocument,
@@ -79,6 +86,13 @@ function repeats(renderedKey: string): WireRefusal {
 afterEach(() => {
   vi.restoreAllMocks();
 });
+
+function read(text: string): ReadResult<Record<string, unknown>> {
+  return readJsonMessage(encoder.encode(text));
+}
+
+/** More `[` than the 64 levels allowed: a scan that reaches them answers too-deep. */
+const TOO_DEEP_TAIL = '['.repeat(70);
 
 describe('size', () => {
   it('a message of exactly 1,048,576 bytes is admitted', () => {
@@ -193,6 +207,30 @@ describe('not JSON', () => {
   });
 });
 
+describe('the scan stops at its first proof that text is not JSON', () => {
+  it('a unicode escape holding the letter g is not-json even when deep nesting follows it', () => {
+    expect(refusalOf(read(`["\\u00g0",${TOO_DEEP_TAIL}`))).toEqual(NOT_JSON);
+  });
+
+  it('a unicode escape holding an at sign is not-json even when deep nesting follows it', () => {
+    // `@` is 0x40: with the case bit set it is 0x60, one below `a`, the nearest miss of a range test.
+    expect(refusalOf(read(`["\\u00@0",${TOO_DEEP_TAIL}`))).toEqual(NOT_JSON);
+  });
+
+  it('a closing bracket with nothing open is not-json even when deep nesting follows it', () => {
+    expect(refusalOf(read(`]${TOO_DEEP_TAIL}`))).toEqual(NOT_JSON);
+  });
+
+  it('a backslash outside any string is not-json even when deep nesting follows it', () => {
+    expect(refusalOf(read(`\\"a"${TOO_DEEP_TAIL}`))).toEqual(NOT_JSON);
+  });
+
+  it('a string left open after an escaped quote is not-json, however deep the text before it', () => {
+    // 40 levels are allowed; reading them a second time would make 80.
+    expect(refusalOf(read(`${'['.repeat(40)}"\\"`))).toEqual(NOT_JSON);
+  });
+});
+
 describe('UTF-8', () => {
   const invalid: [string, number[]][] = [
     ['an overlong two-byte slash (C0 AF)', [0xc0, 0xaf]],
@@ -256,6 +294,32 @@ describe('surrogate escapes', () => {
 
   it('a malformed document that also holds a lone surrogate is refused as not-json', () => {
     expect(refusalOf(readJsonMessage(utf8('{"a":"\\ud800",}')))).toEqual(NOT_JSON);
+  });
+});
+
+describe('which surrogate escapes pair', () => {
+  it('a high surrogate escape followed by two characters and then low-surrogate hex is refused', () => {
+    expect(refusalOf(read('{"s":"\\ud800xxdc00"}'))).toEqual(LONE_SURROGATE);
+  });
+
+  it('a high surrogate escape followed by a u without a backslash and low-surrogate hex is refused', () => {
+    expect(refusalOf(read('{"s":"\\ud800Xudc00"}'))).toEqual(LONE_SURROGATE);
+  });
+
+  it('a high surrogate escape followed by an escaped backslash and low-surrogate hex is refused', () => {
+    expect(refusalOf(read('{"s":"\\ud800\\\\dc00"}'))).toEqual(LONE_SURROGATE);
+  });
+
+  it('two low surrogate escapes in a row are refused', () => {
+    expect(refusalOf(read('{"s":"\\udc00\\udc00"}'))).toEqual(LONE_SURROGATE);
+  });
+
+  it('a high surrogate escape followed by the escape of U+E000, just above the low range, is refused', () => {
+    expect(refusalOf(read('{"s":"\\ud800\\ue000"}'))).toEqual(LONE_SURROGATE);
+  });
+
+  it('the escaped pair of the last code point, U+10FFFF, is admitted and decoded', () => {
+    expect(admittedValue(read('{"s":"\\udbff\\udfff"}'))).toEqual({ s: '\u{10FFFF}' });
   });
 });
 
@@ -348,6 +412,13 @@ describe('depth', () => {
 
   it('depth is judged before syntax: 65 unclosed [ are too-deep', () => {
     expect(refusalOf(readJsonMessage(utf8('['.repeat(65))))).toEqual(TOO_DEEP);
+  });
+});
+
+describe('depth counts only the containers still open', () => {
+  it('an object holding an array of 40 empty arrays is admitted', () => {
+    const list = `[${'[],'.repeat(40)}[]]`;
+    expect(admittedValue(read(`{"list":${list}}`))).toEqual({ list: Array.from({ length: 41 }, () => []) });
   });
 });
 
@@ -454,6 +525,28 @@ describe('repeated keys', () => {
   });
 });
 
+describe('repeated keys found by the scan', () => {
+  it('a key repeated after a closed array in the same object is refused', () => {
+    expect(refusalOf(read('{"a":[1],"b":1,"b":2}'))).toEqual({
+      code: -32600,
+      rule: 'repeated-key',
+      message: 'Invalid request: message repeats the key "b"',
+    });
+  });
+
+  it('a key repeated at the bottom of 60 nested objects of nine keys each is refused', () => {
+    let text = '{"a":1,"a":2}';
+    for (let level = 0; level < 60; level++) {
+      text = `{"k1":0,"k2":0,"k3":0,"k4":0,"k5":0,"k6":0,"k7":0,"k8":0,"n":${text}}`;
+    }
+    expect(refusalOf(readJsonValue(encoder.encode(text)))).toEqual({
+      code: -32600,
+      rule: 'repeated-key',
+      message: 'Invalid request: message repeats the key "a"',
+    });
+  });
+});
+
 describe('the named key', () => {
   function refusalNaming(key: string): WireRefusal {
     const literal = JSON.stringify(key);
@@ -488,6 +581,25 @@ describe('the named key', () => {
     const refusal = refusalNaming('\u007f\u009b\u202e\u2066\u200b\u2028\ufeff');
     expect(refusal).toEqual(repeats('"\\u007f\\u009b\\u202e\\u2066\\u200b\\u2028\\ufeff"'));
     expect(refusal.message).toMatch(/^[\u0020-\u007e]*$/);
+  });
+});
+
+describe('a named key is cut before a high surrogate at any point of the range', () => {
+  function refusalNaming(key: string): WireRefusal {
+    const literal = JSON.stringify(key);
+    return refusalOf(read(`{${literal}:1,${literal}:2}`));
+  }
+
+  it('a cut that would end on U+D800, the first high surrogate, keeps 31 units', () => {
+    expect(refusalNaming(`${'k'.repeat(31)}\u{10000}tail`).message).toBe(
+      `Invalid request: message repeats the key "${'k'.repeat(31)}"`,
+    );
+  });
+
+  it('a cut that would end on U+DBFF, the last high surrogate, keeps 31 units', () => {
+    expect(refusalNaming(`${'k'.repeat(31)}\u{10FFFF}tail`).message).toBe(
+      `Invalid request: message repeats the key "${'k'.repeat(31)}"`,
+    );
   });
 });
 

@@ -1,3 +1,9 @@
+/**
+ * The stdio framer (src/wire/stdio-framer.ts): bytes pushed in any split become newline-delimited
+ * lines and legacy `Content-Length` frames, each a message or a refusal naming its rule. Every test
+ * pushes exact bytes and compares every frame: the line bound and its edges, which lines open a
+ * legacy block and what a refused block still does with its body, blank lines, and end of input.
+ */
 import { describe, expect, it } from 'vitest';
 import { type Frame, StdioFramer } from '../../src/wire/stdio-framer.js';
 
@@ -42,6 +48,12 @@ function shown(...chunks: (string | Uint8Array)[]): string[] {
   return frameAll(...chunks).map(show);
 }
 
+/** Every frame of `text` pushed as one chunk and then ended, shown as plain data. */
+function shownUnder(text: string, maxMessageBytes?: number): string[] {
+  const framer = new StdioFramer(maxMessageBytes === undefined ? {} : { maxMessageBytes });
+  return [...framer.push(encoder.encode(text)), ...framer.end()].map(show);
+}
+
 describe('line framing', () => {
   it('frames a newline-terminated line as one line message', () => {
     expect(shown('{"id":1}\n')).toEqual(['line message {"id":1}']);
@@ -78,6 +90,12 @@ describe('line framing', () => {
 
   it('treats a line that only resembles a header as a line message', () => {
     expect(shown('Content-Length : 5\n')).toEqual(['line message Content-Length : 5']);
+  });
+});
+
+describe('blank lines', () => {
+  it('a line of spaces, tabs and carriage returns frames nothing', () => {
+    expect(shownUnder(' \r\t\r\n{}\n')).toEqual(['line message {}']);
   });
 });
 
@@ -160,6 +178,21 @@ describe('the line bound', () => {
     expect(framer.bufferedBytes).toBe(1_048_576);
     framer.push(filler(1));
     expect(framer.bufferedBytes).toBe(0);
+  });
+});
+
+describe('an over-long line opens a legacy block only if the name fits in bound + 1 bytes', () => {
+  // `Content-Length:` is 15 bytes. The line is refused either way; what differs is whether the
+  // framer then reads header lines (a block) or goes straight back to lines.
+  it('with a bound of 14 bytes, an over-long Content-Length line is refused as a block opener', () => {
+    expect(shownUnder('Content-Length: 2\r\n\r\n{}', 14)).toEqual(['content-length refusal line-too-large']);
+  });
+
+  it('with a bound of 4 bytes, an over-long Content-Length line is refused as a plain line', () => {
+    expect(shownUnder('Content-Length: 2\r\n\r\n{}\n', 4)).toEqual([
+      'line refusal line-too-large',
+      'line message {}',
+    ]);
   });
 });
 
@@ -373,6 +406,33 @@ describe('legacy Content-Length frames', () => {
   });
 });
 
+describe('a refused legacy block', () => {
+  it('whose opener line is too long still drains the body its next Content-Length declares', () => {
+    const opener = `Content-Length: ${'0'.repeat(20)}7`;
+    expect(shownUnder(`${opener}\r\nContent-Length: 5\r\n\r\nab\ncd{"x":1}\n`, 20)).toEqual([
+      'content-length refusal line-too-large',
+      'line message {"x":1}',
+    ]);
+  });
+
+  it('refused for an over-long header line frames no message, even with Content-Length 0', () => {
+    expect(shownUnder(`Content-Length: 0\r\nX-Long: ${'a'.repeat(20)}\r\n\r\n{}\n`, 20)).toEqual([
+      'content-length refusal line-too-large',
+      'line message {}',
+    ]);
+  });
+});
+
+describe('a zero-length body', () => {
+  it('is framed by the push whose chunk ends with its blank line, and end adds nothing', () => {
+    const framer = new StdioFramer();
+    expect(framer.push(encoder.encode('Content-Length: 0\r\n\r\n')).map(show)).toEqual([
+      'content-length message ',
+    ]);
+    expect(framer.end()).toEqual([]);
+  });
+});
+
 describe('end of input', () => {
   it('frames an unterminated last line as a message', () => {
     expect(shown('{"id":1}\n{"id":2}')).toEqual(['line message {"id":1}', 'line message {"id":2}']);
@@ -445,5 +505,23 @@ describe('options', () => {
     expect(() => new StdioFramer({ maxMessageBytes: value })).toThrow(
       expect.objectContaining({ code: 'PALISADE_ERR_INVALID_OPTION' }),
     );
+  });
+});
+
+describe('the maxMessageBytes option at its edges', () => {
+  it('a bound of one byte is accepted and frames a one-byte line', () => {
+    expect(shownUnder('1\n', 1)).toEqual(['line message 1']);
+  });
+
+  it('a bound of zero is refused with a message naming the option', () => {
+    expect(() => new StdioFramer({ maxMessageBytes: 0 })).toThrow(
+      'option "maxMessageBytes" must be a positive integer',
+    );
+  });
+
+  it('a push after end is refused with a message naming the misuse', () => {
+    const framer = new StdioFramer();
+    framer.end();
+    expect(() => framer.push(encoder.encode('{}\n'))).toThrow('StdioFramer.push() after end()');
   });
 });

@@ -10,5 +10,4 @@ export type {
   AuthorizeResult,
   HttpLogEvent,
 } from '../http-options.js';
-export { HTTP_REFUSAL_CHANNEL } from '../refusals.js';
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './handler.js';

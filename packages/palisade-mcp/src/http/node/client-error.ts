@@ -10,13 +10,16 @@
  * its last (so bytes sent after the client's own close get nothing, as RFC 9112 §9.6 has it).
  * A reset, or a connection closed mid-request, is the client leaving, not a refusal.
  */
+
 import type { Duplex } from 'node:stream';
+import type { HttpTransportRule } from '../../telemetry/refusal-rules.js';
+import { INVALID_REQUEST } from '../../wire/codes.js';
 import type { HttpLogEvent } from '../http-options.js';
 import type { HttpRefusal } from '../refusals.js';
 import { refuseOnSocket } from './raw-refusal.js';
 
-function refusal(rule: string, status: number, message: string): HttpRefusal {
-  return Object.freeze({ rule, status, code: -32600, message, early: true });
+function refusal(rule: HttpTransportRule, status: number, message: string): HttpRefusal {
+  return Object.freeze({ rule, status, code: INVALID_REQUEST, message, early: true });
 }
 
 const BY_CODE: Readonly<Record<string, HttpRefusal>> = Object.freeze({

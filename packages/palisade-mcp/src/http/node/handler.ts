@@ -83,7 +83,6 @@ import { clientGone, readBody } from './read-body.js';
 import { authorizeRequest } from './request.js';
 
 export type { AuthorizeRequest, AuthorizeResult, HttpHandlerOptions, HttpLogEvent } from '../http-options.js';
-export { HTTP_REFUSAL_CHANNEL } from '../refusals.js';
 
 export type HttpRequest = IncomingMessage | Http2ServerRequest;
 export type HttpResponse = ServerResponse | Http2ServerResponse;

@@ -17,7 +17,6 @@ export type {
 } from '../http-options.js';
 export {
   createHttpHandler,
-  HTTP_REFUSAL_CHANNEL,
   type HttpHandler,
   type HttpRequest,
   type HttpResponse,

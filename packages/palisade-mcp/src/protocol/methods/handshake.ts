@@ -15,8 +15,9 @@
 import type { JsonObject } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
 import { type HandshakeRevision, isHandshakeRevision, MODERN_REVISION } from '../../revisions.js';
+import { UNSUPPORTED_PROTOCOL_VERSION } from '../../wire/codes.js';
 import { errorResponse, type JsonRpcError, type RequestId } from '../../wire/jsonrpc.js';
-import { invalidParams, MAX_ECHOED_VERSION_CHARS, UNSUPPORTED_PROTOCOL_VERSION } from '../errors.js';
+import { invalidParams, MAX_ECHOED_VERSION_CHARS } from '../errors.js';
 import { profileOf, servedOver, type Transport } from '../revisions/index.js';
 import { shapeImplementation } from '../revisions/shape.js';
 import type { Server } from '../server-shape.js';

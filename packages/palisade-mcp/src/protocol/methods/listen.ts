@@ -14,6 +14,7 @@ import type { JsonObject } from '../../catalog/types.js';
 import { MAX_RESOURCE_SUBSCRIPTIONS, MAX_SUBSCRIBED_URI_BYTES } from '../../limits.js';
 import { isPlainObject } from '../../options.js';
 import { META_SUBSCRIPTION_ID } from '../../revisions.js';
+import { SERVER_BUSY } from '../../wire/codes.js';
 import {
   errorResponse,
   type JsonRpcError,
@@ -23,9 +24,6 @@ import {
 import { type Change, type ChangeKind, isSubscribableUri } from '../change-hub.js';
 import { invalidParams } from '../errors.js';
 import type { Server } from '../server-shape.js';
-
-/** -32000: the implementation-defined server-error range; the one refusal a full server gives. */
-export const SUBSCRIPTION_LIMIT = -32000;
 
 const LIST_KINDS: readonly ChangeKind[] = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'];
 
@@ -131,7 +129,7 @@ export function notificationFor(
 }
 
 export function subscriptionLimit(id: RequestId): JsonRpcError {
-  return errorResponse(id, SUBSCRIPTION_LIMIT, 'Server busy: too many open subscriptions');
+  return errorResponse(id, SERVER_BUSY, 'Server busy: too many open subscriptions');
 }
 
 export interface ListenIO {

@@ -8,8 +8,9 @@ import { resourceContents } from '../../catalog/content.js';
 import { HostFault } from '../../catalog/host-fault.js';
 import type { InputRequired, ReadResourceReturn } from '../../catalog/types.js';
 import { dispatchTraced, traceDispatch } from '../../telemetry/dispatch-channel.js';
+import { RESOURCE_NOT_FOUND } from '../../wire/codes.js';
 import { errorResponse } from '../../wire/jsonrpc.js';
-import { invalidParams, MAX_ECHOED_URI_CHARS, RESOURCE_NOT_FOUND_LEGACY } from '../errors.js';
+import { invalidParams, MAX_ECHOED_URI_CHARS } from '../errors.js';
 import { inputRequiredValue, isInputRequired } from '../input-required.js';
 import { profileOf } from '../revisions/index.js';
 import { shapeResourceContents } from '../revisions/shape.js';
@@ -18,8 +19,8 @@ import { refuseLackedCapabilities } from './required-capabilities.js';
 
 function notFound(call: Call, uri: string): Outcome {
   const data = uri.length <= MAX_ECHOED_URI_CHARS ? { uri } : undefined;
-  if (profileOf(call.revision).resourceNotFound === RESOURCE_NOT_FOUND_LEGACY) {
-    return failure(errorResponse(call.id, RESOURCE_NOT_FOUND_LEGACY, 'Resource not found', data));
+  if (profileOf(call.revision).resourceNotFound === RESOURCE_NOT_FOUND) {
+    return failure(errorResponse(call.id, RESOURCE_NOT_FOUND, 'Resource not found', data));
   }
   return failure(invalidParams(call.id, 'resource not found', data));
 }

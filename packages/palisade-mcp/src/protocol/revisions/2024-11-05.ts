@@ -5,6 +5,8 @@
  * block, tool `annotations`, the `completions` capability (`completion/complete` itself is
  * defined) and the `message` of `notifications/progress`.
  */
+
+import { RESOURCE_NOT_FOUND } from '../../wire/codes.js';
 import { HANDSHAKE_METHODS } from './methods.js';
 import { defineProfile } from './profile.js';
 
@@ -34,5 +36,5 @@ export const PROFILE_2024_11_05 = defineProfile({
   capabilities: ['experimental', 'logging', 'prompts', 'resources', 'tools'],
   structuredContent: 'none',
   outputSchema: 'none',
-  resourceNotFound: -32002,
+  resourceNotFound: RESOURCE_NOT_FOUND,
 });

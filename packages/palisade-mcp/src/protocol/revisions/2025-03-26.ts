@@ -6,6 +6,8 @@
  * block and `Annotations.lastModified`. Its HTTP transport has no `MCP-Protocol-Version` header:
  * a request without one is served as 2025-03-26, as later revisions tell servers to assume.
  */
+
+import { RESOURCE_NOT_FOUND } from '../../wire/codes.js';
 import { HANDSHAKE_METHODS } from './methods.js';
 import { defineProfile } from './profile.js';
 
@@ -36,5 +38,5 @@ export const PROFILE_2025_03_26 = defineProfile({
   capabilities: ['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools'],
   structuredContent: 'none',
   outputSchema: 'none',
-  resourceNotFound: -32002,
+  resourceNotFound: RESOURCE_NOT_FOUND,
 });

@@ -3,6 +3,8 @@
  * resources, templates, prompts, `resource_link` and `serverInfo`), the `Implementation` members
  * `description` and `websiteUrl`, and the `tasks` capability.
  */
+
+import { RESOURCE_NOT_FOUND } from '../../wire/codes.js';
 import { HANDSHAKE_METHODS } from './methods.js';
 import { defineProfile } from './profile.js';
 
@@ -44,5 +46,5 @@ export const PROFILE_2025_06_18 = defineProfile({
   capabilities: ['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools'],
   structuredContent: 'object',
   outputSchema: 'object-root',
-  resourceNotFound: -32002,
+  resourceNotFound: RESOURCE_NOT_FOUND,
 });

@@ -4,6 +4,7 @@
  * `outputSchema` to an object root, and defines no `extensions` capability.
  */
 import { LEGACY_REVISION } from '../../revisions.js';
+import { RESOURCE_NOT_FOUND } from '../../wire/codes.js';
 import { HANDSHAKE_METHODS } from './methods.js';
 import { defineProfile } from './profile.js';
 
@@ -56,5 +57,5 @@ export const PROFILE_2025_11_25 = defineProfile({
   capabilities: ['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools', 'tasks'],
   structuredContent: 'object',
   outputSchema: 'object-root',
-  resourceNotFound: -32002,
+  resourceNotFound: RESOURCE_NOT_FOUND,
 });

@@ -4,6 +4,7 @@
  * the server's identity in `_meta` instead (core.ts).
  */
 import { MODERN_REVISION } from '../../revisions.js';
+import { INVALID_PARAMS } from '../../wire/codes.js';
 import { CATALOG_METHODS } from './methods.js';
 import { defineProfile } from './profile.js';
 
@@ -63,6 +64,6 @@ export const PROFILE_2026_07_28 = defineProfile({
   capabilities: ['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools', 'extensions'],
   structuredContent: 'any',
   outputSchema: 'any',
-  // -32002 is reserved in 2026-07-28: a server must not emit it.
-  resourceNotFound: -32602,
+  // RESOURCE_NOT_FOUND is reserved in 2026-07-28: a server must not emit it.
+  resourceNotFound: INVALID_PARAMS,
 });

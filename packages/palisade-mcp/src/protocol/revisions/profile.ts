@@ -6,6 +6,7 @@
  * test/protocol/revision-profiles.test.ts holds every table to its schema.
  */
 import type { Revision } from '../../revisions.js';
+import type { INVALID_PARAMS, RESOURCE_NOT_FOUND } from '../../wire/codes.js';
 
 export type Transport = 'stdio' | 'http';
 
@@ -49,7 +50,7 @@ export interface RevisionProfile {
   /** `outputSchema` on a tool: any schema, one whose root is an object, or not defined. */
   readonly outputSchema: 'any' | 'object-root' | 'none';
   /** The error a `resources/read` of a URI nobody serves is answered with. */
-  readonly resourceNotFound: number;
+  readonly resourceNotFound: typeof RESOURCE_NOT_FOUND | typeof INVALID_PARAMS;
   /**
    * Whether a result needs shaping under this revision: false when it defines every member and
    * content block Palisade's types can carry (the newest two), so their hot path copies nothing.

@@ -1,0 +1,209 @@
+/**
+ * A fetch client that leaves, and a host that fails: a client gone while authorize,
+ * authorizeBody or its tool runs gets an empty 400 and nothing further is read, asked or run; a
+ * request the handler cannot read is reported to onFault and answered 500.
+ */
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createFetchHandler } from '../../../src/http/fetch/handler.js';
+import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
+import { createServer, defineTool } from '../../../src/index.js';
+import { closeAfterEach } from '../../support/close-after-each.js';
+import { mountFetchHandler } from '../../support/fetch-peer.js';
+import {
+  ADMIT_ALL,
+  basicServer,
+  exchange,
+  LIST,
+  modernRequest,
+  post,
+  recordingServer,
+} from '../../support/http-peer.js';
+
+const closeLater = closeAfterEach();
+
+const URL_MCP = 'http://127.0.0.1/mcp';
+
+afterEach(async () => {
+  vi.useRealTimers();
+});
+
+function refusal(code: number, message: string): unknown {
+  return { jsonrpc: '2.0', error: { code, message } };
+}
+
+function handlerWith(options: Partial<HttpHandlerOptions> = {}): (request: Request) => Promise<Response> {
+  return createFetchHandler(basicServer(), { ...ADMIT_ALL, ...options });
+}
+
+/** LIST's headers with JSON Content-Type and Accept, as a Request's header record. */
+function listHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...(LIST.headers as Record<string, string>),
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    ...extra,
+  };
+}
+
+/** `answer`, or a failure if it has not settled within a second: a Response never settled hangs the runtime. */
+async function settled<T>(answer: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the Response never settled')), 1_000);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('the fetch handler: a client gone, a host that fails', () => {
+  test('a request whose client left while authorize ran is answered with an empty 400 and never served', async () => {
+    const leave = new AbortController();
+    const handler = handlerWith({
+      authorize: () => {
+        // The runtime aborts the request's signal: the client disconnected during authorize.
+        leave.abort();
+        return { ok: true };
+      },
+    });
+    const response = await handler(
+      new Request(URL_MCP, { method: 'POST', headers: listHeaders(), body: LIST.body, signal: leave.signal }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe('');
+  });
+
+  // The last-resort catch, for a fault of ours: reached here with a Request-like object whose url
+  // is no URL (a real Request always has one; a framework adapter may hand over its own object).
+  test('a request the handler cannot read is reported to onFault with its error and answered 500', async () => {
+    const faults: Array<[string, unknown]> = [];
+    const handler = handlerWith({ onFault: (description, cause) => faults.push([description, cause]) });
+    const unreadable = {
+      url: 'not a url',
+      method: 'POST',
+      headers: new Headers(listHeaders()),
+    } as unknown as Request;
+    const response = await handler(unreadable);
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual(refusal(-32603, 'Internal error'));
+    expect(faults).toEqual([['the fetch handler failed while answering', expect.any(TypeError)]]);
+  });
+
+  test('a refusal is sent as Content-Type: application/json', async () => {
+    const mounted = await closeLater(mountFetchHandler());
+    const reply = await exchange(mounted.port, post(LIST.body, { ...LIST.headers, Host: 'evil.example' }));
+    expect(reply.status).toBe(421);
+    expect(reply.headers['content-type']).toBe('application/json');
+    reply.client.end();
+  });
+});
+
+describe('the fetch handler: a client gone before the answer’s head', () => {
+  test('a client that leaves while its tool runs gets an empty 400 Response, and the tool is cancelled', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let cancelled!: () => void;
+    const toolCancelled = new Promise<void>((resolve) => {
+      cancelled = resolve;
+    });
+    const server = createServer({
+      name: 'wait',
+      version: '1',
+      tools: [
+        defineTool({
+          name: 'wait',
+          inputSchema: { type: 'object' },
+          handler: async (_args, ctx) => {
+            // Writes nothing, so no head is sent while the tool waits for its cancel.
+            await new Promise<void>((resolve) => {
+              ctx.signal.addEventListener('abort', () => resolve());
+              started();
+            });
+            cancelled();
+            return { content: [{ type: 'text', text: 'late' }] };
+          },
+        }),
+      ],
+    });
+    const handler = createFetchHandler(server, ADMIT_ALL);
+    const call = modernRequest(1, 'tools/call', { name: 'wait', arguments: {} });
+    const leave = new AbortController();
+    const answer = handler(
+      new Request(URL_MCP, {
+        method: 'POST',
+        headers: listHeaders(call.headers as Record<string, string>),
+        body: call.body,
+        signal: leave.signal,
+      }),
+    );
+    await running;
+    // The runtime aborts the request's signal: the connection dropped mid-call.
+    leave.abort();
+    const response = await settled(answer);
+    expect(response.status).toBe(400);
+    expect(response.body).toBeNull();
+    await toolCancelled;
+  });
+});
+
+describe('the fetch handler: a client gone before the tool is run', () => {
+  /** A server whose one tool records each call: nothing the host wrote runs for a client gone. */
+  const RECORD = modernRequest(1, 'tools/call', { name: 'record', arguments: {} });
+
+  function recordRequest(signal: AbortSignal): Request {
+    return new Request(URL_MCP, {
+      method: 'POST',
+      headers: listHeaders(RECORD.headers as Record<string, string>),
+      body: RECORD.body,
+      signal,
+    });
+  }
+
+  test('a client that leaves while authorize runs has its body left unread and authorizeBody never asked', async () => {
+    const { server, calls } = recordingServer();
+    const leave = new AbortController();
+    const judged: string[] = [];
+    const handler = createFetchHandler(server, {
+      ...ADMIT_ALL,
+      authorize: () => {
+        // The runtime aborts the request's signal: the client disconnected during authorize.
+        leave.abort();
+        return { ok: true };
+      },
+      authorizeBody: (_request, bytes) => {
+        judged.push(new TextDecoder().decode(bytes));
+        return { ok: true };
+      },
+    });
+    const request = recordRequest(leave.signal);
+    const response = await handler(request);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe('');
+    expect(judged).toEqual([]);
+    expect(request.bodyUsed).toBe(false);
+    expect(calls).toEqual([]);
+  });
+
+  test('a client that leaves while authorizeBody judges its body is answered an empty 400 and its tool never runs', async () => {
+    const { server, calls } = recordingServer();
+    const leave = new AbortController();
+    const handler = createFetchHandler(server, {
+      ...ADMIT_ALL,
+      authorizeBody: () => {
+        leave.abort();
+        return { ok: true };
+      },
+    });
+    const response = await handler(recordRequest(leave.signal));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe('');
+    // Given a turn of the loop, a tool dispatched and then cancelled would have run by now.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toEqual([]);
+  });
+});
