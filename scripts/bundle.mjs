@@ -9,7 +9,8 @@
 // Ajv and ajv-formats are compiled in (scripts/bundle-config.mjs says why and how they are still
 // audited); every other package import stays an import: the CLI's optional siblings and the schema
 // libraries a host brings.
-import { rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLED_ENTRIES, INLINED_PACKAGES } from './bundle-config.mjs';
@@ -35,10 +36,10 @@ const externalsButInlined = {
   },
 };
 
-// Chunk names carry a content hash: a stale chunk from an earlier build must not ship.
-rmSync(`${pkg}dist/bundle`, { recursive: true, force: true });
+const outdir = `${pkg}dist/bundle`;
 
-await build({
+const result = await build({
+  write: false,
   absWorkingDir: pkg,
   entryPoints: BUNDLED_ENTRIES,
   outdir: 'dist/bundle',
@@ -58,3 +59,27 @@ await build({
   legalComments: 'inline',
   logLevel: 'warning',
 });
+
+// Tests build while other test processes load the bundle, so a file is never removed and written
+// again: each output is written only when its bytes change, through a rename, which readers see
+// whole or not at all. Chunk names carry a content hash, so a chunk no entry names any more is
+// stale and is removed, lest it ship.
+const written = new Set();
+for (const file of result.outputFiles) {
+  written.add(file.path);
+  let same = false;
+  try {
+    same = readFileSync(file.path).equals(file.contents);
+  } catch {
+    // not there yet
+  }
+  if (same) continue;
+  mkdirSync(dirname(file.path), { recursive: true });
+  const next = `${file.path}.${process.pid}.tmp`;
+  writeFileSync(next, file.contents);
+  renameSync(next, file.path);
+}
+for (const entry of readdirSync(outdir, { recursive: true, withFileTypes: true })) {
+  const path = join(entry.parentPath ?? entry.path, entry.name);
+  if (entry.isFile() && !written.has(path)) rmSync(path, { force: true });
+}
