@@ -55,6 +55,8 @@ export interface CorsPolicy {
   readonly exposeHeaders: string;
   readonly allowHeaders: string;
   readonly maxAgeSeconds: number;
+  /** The methods a page may use: POST, and with sessions GET and DELETE too. */
+  readonly methods: readonly string[];
 }
 
 export type PreflightVerdict =
@@ -84,6 +86,9 @@ const MCP_REQUEST_HEADERS = Object.freeze([
   'mcp-method',
   'mcp-name',
 ]);
+
+/** The request headers of a session: its id, and the resumption of a stream. */
+const SESSION_REQUEST_HEADERS = Object.freeze(['mcp-session-id', 'last-event-id']);
 
 /** What the endpoint itself may send that a page cannot read unless exposed: `authorize`'s two. */
 const EXPOSED_BY_DEFAULT = Object.freeze(['www-authenticate', 'retry-after']);
@@ -142,19 +147,27 @@ export function corsPolicy(
   checked: CheckedCors,
   origins: ReadonlySet<string> | undefined,
   server: Server,
+  sessions = false,
 ): CorsPolicy {
   const allow = new Set<string>(MCP_REQUEST_HEADERS);
+  // With sessions a page sends its session id, and resumes streams (the only use of Last-Event-ID).
+  if (sessions) for (const name of SESSION_REQUEST_HEADERS) allow.add(name);
   for (const tool of server.catalog.tools?.values() ?? []) {
     for (const field of tool.headerFields) allow.add(`mcp-param-${field.header.toLowerCase()}`);
   }
   for (const name of checked.allowHeaders) allow.add(name);
-  const expose = new Set<string>([...EXPOSED_BY_DEFAULT, ...checked.exposeHeaders]);
+  const expose = new Set<string>([
+    ...EXPOSED_BY_DEFAULT,
+    ...(sessions ? ['mcp-session-id'] : []),
+    ...checked.exposeHeaders,
+  ]);
   return Object.freeze({
     origins,
     credentials: checked.credentials,
     exposeHeaders: [...expose].join(', '),
     allowHeaders: [...allow].join(', '),
     maxAgeSeconds: checked.maxAgeSeconds,
+    methods: Object.freeze(sessions ? ['GET', 'POST', 'DELETE'] : ['POST']),
   });
 }
 
@@ -216,14 +229,16 @@ export function preflight(
     return { kind: 'refuse', refusal: REFUSALS.originNotAllowed, headers: {} };
   }
   // Methods are case-sensitive (RFC 9110 §9.1); a browser upper-cases `post` itself.
-  if (requestMethods.length !== 1 || trimOws(requestMethods[0]!) !== 'POST') {
-    return { kind: 'refuse', refusal: REFUSALS.preflightMethod, headers: { ...headers, allow: 'POST' } };
+  const allow = policy.methods.join(', ');
+  if (requestMethods.length !== 1 || !policy.methods.includes(trimOws(requestMethods[0]!))) {
+    const refusal = policy.methods.length > 1 ? REFUSALS.sessionPreflightMethod : REFUSALS.preflightMethod;
+    return { kind: 'refuse', refusal, headers: { ...headers, allow } };
   }
   return {
     kind: 'answer',
     headers: {
       ...headers,
-      'access-control-allow-methods': 'POST',
+      'access-control-allow-methods': allow,
       'access-control-allow-headers': policy.allowHeaders,
       'access-control-max-age': String(policy.maxAgeSeconds),
     },

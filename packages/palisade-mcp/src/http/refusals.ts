@@ -48,6 +48,15 @@ export const REFUSALS = Object.freeze({
   httpVersion: early('http-version', 505, -32600, 'Invalid request: HTTP version not supported'),
   notFound: early('path-not-found', 404, -32600, 'Invalid request: no MCP endpoint at this path'),
   method: early('method-not-allowed', 405, -32600, 'Invalid request: only POST is served here'),
+  // With sessions: GET opens or resumes a stream, DELETE ends a session.
+  sessionMethod: early(
+    'method-not-allowed',
+    405,
+    -32600,
+    'Invalid request: only GET, POST and DELETE are served here',
+  ),
+  // A GET or DELETE declaring a body (sessions): answered without reading it.
+  bodilessBody: early('session-method-body', 400, -32600, 'Bad request: GET and DELETE carry no body'),
   // A CORS preflight asking to send any method but POST: answering 204 would only defer the
   // failure to the browser, and the host's log would not say why the page failed.
   preflightMethod: early(
@@ -55,6 +64,12 @@ export const REFUSALS = Object.freeze({
     405,
     -32600,
     'Invalid request: a preflight may only ask for POST',
+  ),
+  sessionPreflightMethod: early(
+    'preflight-method-not-allowed',
+    405,
+    -32600,
+    'Invalid request: a preflight may only ask for GET, POST or DELETE',
   ),
   badRequest: early('authorize', 400, -32600, 'Bad request'),
   unauthorized: early('authorize', 401, -32600, 'Unauthorized'),

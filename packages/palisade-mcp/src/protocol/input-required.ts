@@ -22,12 +22,27 @@ const MADE = new WeakSet<object>();
 
 const METHODS: readonly InputRequestMethod[] = ['elicitation/create', 'sampling/createMessage', 'roots/list'];
 
-/** `ctx.inputRequired` on a revision without MRTR. */
+/** `ctx.inputRequired` on a handshake revision with no session to ask the client through. */
 export function inputRequiredUnavailable(revision: Revision): PalisadeError {
   return new PalisadeError(
     'PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE',
-    `ctx.inputRequired is 2026-07-28 only; this request is served under ${revision}`,
+    `ctx.inputRequired needs 2026-07-28 or an HTTP session; this request is served under ${revision} without one`,
   );
+}
+
+/** `ctx.inputRequired` on a session once the client left a round unanswered, or the rounds ran out. */
+export function inputUnanswered(why: string): PalisadeError {
+  return new PalisadeError('PALISADE_ERR_INPUT_UNANSWERED', `the client's input is not available: ${why}`);
+}
+
+/**
+ * What the client answered to one round of input requests sent on a session (a handshake revision
+ * over HTTP with sessions on): the results by the handler's keys, and why any is missing.
+ */
+export interface InputAnswers {
+  readonly responses: Readonly<Record<string, Readonly<JsonObject>>>;
+  /** Undefined when every request was answered with a result. */
+  readonly unanswered?: string;
 }
 
 /** Checks a handler's request for input and returns the branded, frozen value it returns. */
