@@ -503,7 +503,7 @@ async function askClient(
   for (let round = 1; ; round += 1) {
     const lacked = lackedForInput(value, basis.clientCapabilities);
     if (lacked !== undefined) return missingClientCapability(request.id, lacked);
-    const answers = await ask(value.requests);
+    const answers = await ask.call(io, value.requests);
     if (io.signal.aborted) return internalError(request.id);
     const refusal =
       answers.unanswered !== undefined

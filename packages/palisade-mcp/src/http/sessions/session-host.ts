@@ -26,7 +26,7 @@ import type { Change } from '../../protocol/change-hub.js';
 import { handleMessage } from '../../protocol/core.js';
 import { LIST_METHODS, serves } from '../../protocol/methods/listen.js';
 import { type ConnectionState, type LegacySession, sessionState } from '../../protocol/state.js';
-import { LEGACY_REVISION, META_PROTOCOL_VERSION } from '../../revisions.js';
+import { LEGACY_REVISION, META_PROTOCOL_VERSION, MODERN_REVISION } from '../../revisions.js';
 import type { Server } from '../../server.js';
 import { looksLikeReply, readClientReply } from '../../sessions/client-reply.js';
 import type {
@@ -47,6 +47,7 @@ import {
   checkCarriedHeaders,
   type HeaderIndex,
   type ModernHeaderInput,
+  PROTOCOL_VERSION_LOWER,
   readVersionHeader,
   trimOws,
   valuesOf,
@@ -95,6 +96,11 @@ class LiveSession {
     for (const stream of this.streams.values()) if (stream.connected) return true;
     return false;
   }
+}
+
+function namesModernRevision(headers: HeaderIndex): boolean {
+  const named = valuesOf(headers, PROTOCOL_VERSION_LOWER);
+  return named.length === 1 && trimOws(named[0] as string) === MODERN_REVISION;
 }
 
 function callKey(id: RequestId): string {
@@ -225,7 +231,12 @@ export class SessionHost {
     const params = message['params'];
     const meta = isPlainObject(params) ? params['_meta'] : undefined;
     // 2026-07-28 is stateless: its requests ignore Mcp-Session-Id and never get a session.
-    if (isPlainObject(meta) && Object.hasOwn(meta, META_PROTOCOL_VERSION)) {
+    if (
+      (isPlainObject(meta) && Object.hasOwn(meta, META_PROTOCOL_VERSION)) ||
+      (valuesOf(request.headers, SESSION_HEADER).length === 0 && namesModernRevision(request.headers))
+    ) {
+      // A body naming 2026-07-28 only in its header is refused by the core as on the stateless
+      // path (its `_meta` is missing), not told to send a session id it must never send.
       answer(stateless, request.res);
       return;
     }
