@@ -5,6 +5,7 @@
  * test reads on the server side what the wire alone cannot show.
  */
 import { createServer, defineTool, PalisadeError, type Server } from '../../src/index.js';
+import { hmacSealer } from '../fixtures/mrtr.js';
 
 export interface Probe {
   /** Request names whose handler saw its signal fire. */
@@ -55,6 +56,8 @@ export function sessionServer(probe: Probe = newProbe()): Server {
   return createServer({
     name: 'session-fixture',
     version: '1.0.0',
+    // The same handlers serve 2026-07-28, where a handler's state travels sealed in requestState.
+    requestState: { sealer: hmacSealer() },
     notifications: { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: true },
     resources: [
       { uri: 'test://watched', name: 'watched', read: () => [{ uri: 'test://watched', text: 'now' }] },
@@ -66,12 +69,17 @@ export function sessionServer(probe: Probe = newProbe()): Server {
         inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
         handler: ({ text: value }) => text(value),
       }),
-      defineTool<{ tag: string }>({
+      defineTool<{ tag: string; say?: boolean }>({
         name: 'hold',
-        description: 'Waits until the test releases it or its signal fires.',
-        inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] },
-        handler: ({ tag }, ctx) =>
+        description: 'Waits until the test releases it or its signal fires; with `say`, logs first.',
+        inputSchema: {
+          type: 'object',
+          properties: { tag: { type: 'string' }, say: { type: 'boolean' } },
+          required: ['tag'],
+        },
+        handler: ({ tag, say = false }, ctx) =>
           new Promise((resolve) => {
+            if (say) ctx.log('info', `holding ${tag}`);
             ctx.signal.addEventListener('abort', () => {
               probe.aborted.push(tag);
               resolve(text(`aborted ${tag}`));
