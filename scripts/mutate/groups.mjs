@@ -18,7 +18,11 @@ const test = 'packages/palisade-mcp/test';
 // instrumented work that every mutant of the body readers would repeat, for a bound (memory) that
 // the readers' functional tests already pin byte for byte.
 // The adversarial tests (test/adversarial) attack the transport from outside, in this process.
-const httpTests = [`${test}/http/!(progress-rate|body-memory).test.ts`, `${test}/adversarial/*.test.ts`];
+const httpTests = [
+  `${test}/http/!(progress-rate|body-memory).test.ts`,
+  `${test}/adversarial/*.test.ts`,
+  `${test}/sessions/*.test.ts`,
+];
 
 /** @type {Record<string, { mutate: string[], tests: string[], coverageAnalysis: 'perTest' | 'off' }>} */
 export const groups = {
@@ -98,6 +102,13 @@ export const groups = {
     tests: httpTests,
     coverageAnalysis: 'perTest',
   },
+  // HTTP sessions: every handler loads them, so every HTTP test is a candidate; the session tests
+  // are the ones that reach past the option's check.
+  'http-sessions': {
+    mutate: [`${src}/http/sessions/*.ts`],
+    tests: httpTests,
+    coverageAnalysis: 'perTest',
+  },
   // Only these tests import the fetch handler's files, so only they are loaded.
   'http-fetch': {
     mutate: [`${src}/http/fetch/*.ts`],
@@ -111,6 +122,8 @@ export const groups = {
       `${test}/http/origin-mutants.test.ts`,
       `${test}/http/host-hooks-throw.test.ts`,
       `${test}/http/older-revisions.test.ts`,
+      // The session peer mounts both handlers.
+      `${test}/sessions/*.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

@@ -299,10 +299,10 @@ export const MAX_MAX_SESSIONS = 1_000_000;
  * ends, in milliseconds: its next request is 404 and the client starts over with `initialize`.
  * Thirty minutes: a person's pause, not a client that vanished without DELETE.
  */
-export const DEFAULT_SESSION_IDLE_MS = 1_800_000;
+export const DEFAULT_IDLE_SESSION_MS = 1_800_000;
 
 /** Largest `sessions.idleTimeoutMs` accepted: one day (and within Node's timers). */
-export const MAX_SESSION_IDLE_MS = 86_400_000;
+export const MAX_IDLE_SESSION_MS = 86_400_000;
 
 /**
  * Random bytes in a session id, from the CSPRNG: 192 bits, written as 32 base64url characters. At

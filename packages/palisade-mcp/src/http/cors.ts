@@ -21,6 +21,7 @@ import { invalidOption } from '../errors.js';
 import { DEFAULT_CORS_MAX_AGE_SECONDS, MAX_CORS_MAX_AGE_SECONDS } from '../limits.js';
 import { isPlainObject, refuseUnknownKeys, requireArray, requireInteger } from '../options.js';
 import type { Server } from '../server.js';
+import { SESSION_REQUEST_HEADERS, SESSION_RESPONSE_HEADERS } from '../sessions/headers.js';
 import { asciiLowerCase, trimOws } from './headers/index.js';
 import { type HttpRefusal, REFUSALS } from './refusals.js';
 
@@ -86,9 +87,6 @@ const MCP_REQUEST_HEADERS = Object.freeze([
   'mcp-method',
   'mcp-name',
 ]);
-
-/** The request headers of a session: its id, and the resumption of a stream. */
-const SESSION_REQUEST_HEADERS = Object.freeze(['mcp-session-id', 'last-event-id']);
 
 /** What the endpoint itself may send that a page cannot read unless exposed: `authorize`'s two. */
 const EXPOSED_BY_DEFAULT = Object.freeze(['www-authenticate', 'retry-after']);
@@ -158,7 +156,7 @@ export function corsPolicy(
   for (const name of checked.allowHeaders) allow.add(name);
   const expose = new Set<string>([
     ...EXPOSED_BY_DEFAULT,
-    ...(sessions ? ['mcp-session-id'] : []),
+    ...(sessions ? SESSION_RESPONSE_HEADERS : []),
     ...checked.exposeHeaders,
   ]);
   return Object.freeze({

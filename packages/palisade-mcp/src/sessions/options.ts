@@ -5,21 +5,21 @@
  */
 import { invalidOption } from '../errors.js';
 import {
+  DEFAULT_IDLE_SESSION_MS,
   DEFAULT_INPUT_TIMEOUT_MS,
   DEFAULT_MAX_SESSION_REQUESTS,
   DEFAULT_MAX_SESSION_STREAMS,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_STREAM_BYTES,
   DEFAULT_MAX_STREAM_EVENTS,
-  DEFAULT_SESSION_IDLE_MS,
   DEFAULT_SSE_RETRY_MS,
+  MAX_IDLE_SESSION_MS,
   MAX_INPUT_TIMEOUT_MS,
   MAX_MAX_SESSION_REQUESTS,
   MAX_MAX_SESSION_STREAMS,
   MAX_MAX_SESSIONS,
   MAX_MAX_STREAM_BYTES,
   MAX_MAX_STREAM_EVENTS,
-  MAX_SESSION_IDLE_MS,
   MAX_SSE_RETRY_MS,
 } from '../limits.js';
 import { isPlainObject, refuseUnknownKeys, requireFunction, requireInteger } from '../options.js';
@@ -111,7 +111,7 @@ export function checkSessionsOptions(value: unknown): CheckedSessions | undefine
     value[key] === undefined ? fallback : requireInteger(value[key], `sessions.${key}`, min, max);
   return Object.freeze({
     maxSessions: integer('maxSessions', DEFAULT_MAX_SESSIONS, 1, MAX_MAX_SESSIONS),
-    idleTimeoutMs: integer('idleTimeoutMs', DEFAULT_SESSION_IDLE_MS, 1, MAX_SESSION_IDLE_MS),
+    idleTimeoutMs: integer('idleTimeoutMs', DEFAULT_IDLE_SESSION_MS, 1, MAX_IDLE_SESSION_MS),
     maxRequestsInFlight: integer(
       'maxRequestsInFlight',
       DEFAULT_MAX_SESSION_REQUESTS,
