@@ -1,7 +1,7 @@
 /**
  * The official SDK clients, 1.x and 2.x, each pinned in turn to 2025-11-25, 2025-06-18 and
- * 2025-03-26, against the node handler with sessions on over a real socket: each negotiates its
- * revision and keeps the session id it was issued, lists and calls, answers a sampling and an
+ * 2025-03-26, against the node handler with sessions on over a real socket, and over real stdio pipes to a
+ * spawned server: each negotiates its revision (and over HTTP keeps the session id it was issued), lists and calls, answers a sampling and an
  * elicitation request a tool sends it, hears a `list_changed` on its GET stream, and cancels a
  * call whose handler then sees its signal fire. 2.x is pinned by `supportedProtocolVersions`;
  * 1.x always offers its latest, so its transport rewrites the `initialize` it sends.
@@ -10,7 +10,9 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -19,10 +21,10 @@ import {
   ListRootsRequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { Server } from '../../src/index.js';
-import { type Endpoint, nodeEndpoint } from '../support/session-peer.js';
-import { newProbe, type Probe, sessionServer } from './session-server.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import { bundledFixture } from '../support/fixture-bundles.js';
+import { nodeEndpoint } from '../support/session-peer.js';
+import { newProbe, sessionServer } from './session-server.js';
 
 const PINNED = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 const CAPABILITIES = { sampling: {}, elicitation: {}, roots: {} };
@@ -30,6 +32,9 @@ const CAPABILITIES = { sampling: {}, elicitation: {}, roots: {} };
 /** What both SDK generations offer the test, once connected. */
 interface Peer {
   readonly sessionId: () => string | undefined;
+  /** stdio: the spawned server's pid and stderr. */
+  readonly pid: () => number | null;
+  readonly stderr: () => NodeJS.ReadableStream | null;
   readonly negotiated: () => string | undefined;
   call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>>;
   listTools(): Promise<string[]>;
@@ -69,17 +74,79 @@ function listChangedWaiter(): { next(): Promise<void>; fire(): void } {
   };
 }
 
-async function connectV1(url: URL, revision: string): Promise<Peer> {
-  const transport = new TransportV1(url);
+/** What the server side saw: handlers started and aborted, and a way to announce a list change. */
+interface Side {
+  started(tag: string): Promise<void>;
+  aborted(): readonly string[];
+  announce(): void;
+  close(): Promise<void>;
+}
+
+/** How a client reaches the server: a URL (sessions on) or a spawned stdio server. */
+type Target = { readonly url: URL } | { readonly stdio: { command: string; args: string[] } };
+
+interface Started {
+  readonly side: Side;
+  readonly target: Target;
+}
+
+async function overHttp(): Promise<Started> {
+  const probe = newProbe();
+  const server = sessionServer(probe);
+  const endpoint = await nodeEndpoint(server);
+  return {
+    target: { url: new URL(endpoint.url) },
+    side: {
+      started: (tag) => probe.started(tag),
+      aborted: () => probe.aborted,
+      announce: () => server.notifyListChanged('tools'),
+      close: () => endpoint.close(),
+    },
+  };
+}
+
+/** The stdio server is spawned by the client's transport; its pid and stderr are read after connect. */
+function overStdio(): {
+  target: Target;
+  watch: (pid: number | null, stderr: NodeJS.ReadableStream | null) => Side;
+} {
+  return {
+    target: { stdio: { command: process.execPath, args: [bundledFixture('serve-session-stdio')] } },
+    watch: (pid, stderr) => {
+      const lines: string[] = [];
+      const waiting: Array<() => void> = [];
+      stderr?.setEncoding('utf8');
+      stderr?.on('data', (text: string) => {
+        lines.push(...text.split('\n').filter((line) => line !== ''));
+        for (const wake of waiting.splice(0)) wake();
+      });
+      return {
+        started: async (tag) => {
+          while (!lines.includes(`started ${tag}`))
+            await new Promise<void>((resolve) => waiting.push(resolve));
+        },
+        aborted: () => lines.filter((line) => line.startsWith('aborted ')).map((line) => line.slice(8)),
+        announce: () => {
+          if (pid !== null) process.kill(pid, 'SIGUSR2');
+        },
+        close: async () => {},
+      };
+    },
+  };
+}
+
+async function connectV1(target: Target, revision: string): Promise<Peer> {
+  const transport =
+    'url' in target ? new TransportV1(target.url) : new StdioTransportV1({ ...target.stdio, stderr: 'pipe' });
   let negotiated: string | undefined;
-  const send = transport.send.bind(transport);
-  transport.send = (message: Message, options) => {
+  const send = transport.send.bind(transport) as (message: Message, options?: unknown) => Promise<void>;
+  transport.send = ((message: Message, options?: unknown) => {
     const pinned =
       'method' in message && message.method === 'initialize'
         ? { ...message, params: { ...message.params, protocolVersion: revision } }
         : message;
     return send(pinned as Message, options);
-  };
+  }) as typeof transport.send;
   const start = transport.start.bind(transport);
   transport.start = () => {
     const deliver = transport.onmessage;
@@ -101,7 +168,9 @@ async function connectV1(url: URL, revision: string): Promise<Peer> {
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed.fire());
   await client.connect(transport);
   return {
-    sessionId: () => transport.sessionId,
+    sessionId: () => ('sessionId' in transport ? transport.sessionId : undefined),
+    pid: () => ('pid' in transport ? transport.pid : null),
+    stderr: () => ('stderr' in transport ? (transport.stderr as NodeJS.ReadableStream | null) : null),
     negotiated: () => negotiated,
     call: (name, args, signal) =>
       client.callTool({ name, arguments: args }, undefined, signal === undefined ? {} : { signal }),
@@ -111,8 +180,9 @@ async function connectV1(url: URL, revision: string): Promise<Peer> {
   };
 }
 
-async function connectV2(url: URL, revision: string): Promise<Peer> {
-  const transport = new TransportV2(url);
+async function connectV2(target: Target, revision: string): Promise<Peer> {
+  const transport =
+    'url' in target ? new TransportV2(target.url) : new StdioTransportV2({ ...target.stdio, stderr: 'pipe' });
   const client = new ClientV2(
     { name: 'sdk-v2', version: '2.0.0' },
     { capabilities: CAPABILITIES, supportedProtocolVersions: [revision] },
@@ -127,7 +197,9 @@ async function connectV2(url: URL, revision: string): Promise<Peer> {
   client.setNotificationHandler('notifications/tools/list_changed', () => changed.fire());
   await client.connect(transport);
   return {
-    sessionId: () => transport.sessionId,
+    sessionId: () => ('sessionId' in transport ? transport.sessionId : undefined),
+    pid: () => ('pid' in transport ? transport.pid : null),
+    stderr: () => ('stderr' in transport ? (transport.stderr as NodeJS.ReadableStream | null) : null),
     negotiated: () => client.getNegotiatedProtocolVersion(),
     call: (name, args, signal) =>
       client.callTool({ name, arguments: args }, signal === undefined ? {} : { signal }) as Promise<
@@ -144,53 +216,55 @@ const CLIENTS = [
   ['2.x', connectV2],
 ] as const;
 
-let probe: Probe;
-let server: Server;
-let endpoint: Endpoint;
-let url: URL;
-beforeEach(async () => {
-  probe = newProbe();
-  server = sessionServer(probe);
-  endpoint = await nodeEndpoint(server);
-  url = new URL(endpoint.url);
-});
+const TRANSPORTS = ['HTTP', 'stdio'] as const;
+
+let opened: { peer: Peer; side: Side } | undefined;
 afterEach(async () => {
-  await endpoint.close();
+  await opened?.peer.close();
+  await opened?.side.close();
+  opened = undefined;
 });
+
+async function start(
+  transport: (typeof TRANSPORTS)[number],
+  connect: typeof connectV1,
+  revision: string,
+): Promise<{ peer: Peer; side: Side }> {
+  if (transport === 'HTTP') {
+    const { side, target } = await overHttp();
+    opened = { peer: await connect(target, revision), side };
+  } else {
+    const { target, watch } = overStdio();
+    const peer = await connect(target, revision);
+    opened = { peer, side: watch(peer.pid(), peer.stderr()) };
+  }
+  return opened;
+}
 
 function textOf(result: Record<string, unknown>): string {
   const [first] = result['content'] as Array<{ text?: string }>;
   return String(first?.text);
 }
 
-describe.each(CLIENTS)('the official %s client with sessions on', (_name, connect) => {
-  describe.each(PINNED)('pinned to %s', (revision) => {
-    test('negotiates it, keeps the session id it was issued, lists and calls', async () => {
-      const peer = await connect(url, revision);
-      try {
+describe.each(CLIENTS)('the official %s client', (_name, connect) => {
+  describe.each(TRANSPORTS)('over %s', (transport) => {
+    describe.each(PINNED)('pinned to %s', (revision) => {
+      test('negotiates it, lists and calls', async () => {
+        const { peer } = await start(transport, connect, revision);
         expect(peer.negotiated()).toBe(revision);
-        expect(peer.sessionId()).toMatch(/^[A-Za-z0-9_-]{32}$/);
+        if (transport === 'HTTP') expect(peer.sessionId()).toMatch(/^[A-Za-z0-9_-]{32}$/);
         expect(await peer.listTools()).toContain('echo');
         expect(textOf(await peer.call('echo', { text: 'hi' }))).toBe('hi');
-      } finally {
-        await peer.close();
-      }
-    });
+      });
 
-    test('answers a sampling request a tool sends it, and the tool answers with the reply', async () => {
-      const peer = await connect(url, revision);
-      try {
+      test('answers a sampling request a tool sends it, and the tool answers with the reply', async () => {
+        const { peer } = await start(transport, connect, revision);
         const result = await peer.call('ask', { tag: 'sdk' });
         expect(textOf(result)).toBe('sampled: hello from the client (state {"step":1})');
-        expect(probe.inputErrors).toEqual([]);
-      } finally {
-        await peer.close();
-      }
-    });
+      });
 
-    test('answers elicitation and roots requests over two rounds, where its revision defines elicitation', async () => {
-      const peer = await connect(url, revision);
-      try {
+      test('answers elicitation and roots requests over two rounds, where its revision defines elicitation', async () => {
+        const { peer } = await start(transport, connect, revision);
         if (revision === '2025-03-26') {
           // Elicitation is not in 2025-03-26: the client is never sent one, the call is -32021.
           await expect(peer.call('ask_twice', {})).rejects.toThrow(
@@ -202,47 +276,34 @@ describe.each(CLIENTS)('the official %s client with sessions on', (_name, connec
         expect(textOf(result)).toMatch(
           /^done: \{"action":"accept","content":\{"c":"from v[12]"\}\} after \{"round":2\}$/,
         );
-        const first = probe.rounds.find((round) => round.responses !== undefined)?.responses as Record<
-          string,
-          unknown
-        >;
-        expect(first['roots']).toEqual({ roots: [{ uri: expect.stringMatching(/^file:\/\/\/v[12]$/) }] });
-      } finally {
-        await peer.close();
-      }
-    });
+      });
 
-    test('hears a tools list_changed on its GET stream', async () => {
-      const peer = await connect(url, revision);
-      try {
-        // The GET stream opens after initialized; a round trip makes sure it is there.
-        await peer.listTools();
+      test('hears a tools list_changed', async () => {
+        const { peer, side } = await start(transport, connect, revision);
+        // Over HTTP the GET stream opens after initialized: announce until it is heard.
         const heard = peer.nextListChanged();
         await expect
           .poll(() => {
-            server.notifyListChanged('tools');
-            return Promise.race([heard.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+            side.announce();
+            return Promise.race([
+              heard.then(() => true),
+              new Promise((resolve) => setTimeout(() => resolve(false), 50)),
+            ]);
           })
           .toBe(true);
-      } finally {
-        await peer.close();
-      }
-    });
+      });
 
-    test("cancels a call, and the handler's signal fires", async () => {
-      const peer = await connect(url, revision);
-      try {
+      test("cancels a call, and the handler's signal fires", async () => {
+        const { peer, side } = await start(transport, connect, revision);
         const controller = new AbortController();
         const call = peer.call('hold', { tag: 'cancel-me' }, controller.signal);
-        await probe.started('cancel-me');
+        await side.started('cancel-me');
         controller.abort('the user gave up');
         await expect(call).rejects.toThrow();
-        await expect.poll(() => probe.aborted).toEqual(['cancel-me']);
-        // The session serves on.
+        await expect.poll(() => side.aborted()).toEqual(['cancel-me']);
+        // The connection serves on.
         expect(textOf(await peer.call('echo', { text: 'after' }))).toBe('after');
-      } finally {
-        await peer.close();
-      }
+      });
     });
   });
 });
