@@ -21,6 +21,7 @@ export type {
   TaskSupport,
   TasksOptions,
 } from './catalog/task-store.js';
+export { ToolError } from './catalog/tool-error.js';
 export type {
   Annotations,
   AudioContent,
@@ -72,6 +73,7 @@ export {
   MAX_REQUEST_STATE_TTL_MS,
   MAX_RUNNING_TASKS,
   MAX_TASK_ID_CHARS,
+  MAX_TOOL_ERROR_CHARS,
   MAX_TRACESTATE_BYTES,
   MAX_TRACESTATE_MEMBERS,
 } from './limits.js';
