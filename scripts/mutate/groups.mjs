@@ -145,6 +145,8 @@ export const groups = {
       `${test}/http/origin-mutants.test.ts`,
       `${test}/http/handler-mutants.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
+      // Sessions on every runtime, serve() among them.
+      `${test}/sessions/session-runtimes.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },
