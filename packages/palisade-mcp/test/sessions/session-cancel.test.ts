@@ -187,12 +187,12 @@ describe('what is not a cancel, and what ends everything', () => {
 
   test('a session expiring aborts nothing still running: a request in flight keeps it alive', async () => {
     const probe = newProbe();
-    const { url } = await open({ sessions: { idleTimeoutMs: 150 } }, probe);
+    const { url } = await open({ sessions: { idleTimeoutMs: 1_000 } }, probe);
     const client = new SessionClient(url);
     await client.open();
     const call = client.request('tools/call', { name: 'hold', arguments: { tag: 'long' } });
     await probe.started('long');
-    await settle(500);
+    await settle(2_000);
     expect(probe.aborted).toEqual([]);
     probe.held.get('long')?.();
     expect((await call).json).toMatchObject({ result: { content: [{ text: 'released long' }] } });

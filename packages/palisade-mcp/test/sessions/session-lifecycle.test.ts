@@ -289,11 +289,12 @@ describe('ending a session', () => {
   });
 
   test('a session idle for idleTimeoutMs is 404', { tags: ['threat-model'] }, async () => {
-    const { url } = await open({ sessions: { idleTimeoutMs: 200 } });
+    // A second, not less: a shared machine must not expire the session between its first requests.
+    const { url } = await open({ sessions: { idleTimeoutMs: 1_000 } });
     const client = new SessionClient(url);
     await client.open();
     expect((await client.request('tools/list')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await client.request('tools/list')).status).toBe(404);
   });
 
@@ -311,11 +312,10 @@ describe('ending a session', () => {
     tags: ['threat-model'],
   }, async () => {
     const store = new MemorySessionStore();
-    const { url } = await open({ sessions: { idleTimeoutMs: 100, store } });
+    const { url } = await open({ sessions: { idleTimeoutMs: 1_000, store } });
     await new SessionClient(url).open();
     expect(store.size()).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(store.size()).toBe(0);
+    await expect.poll(() => store.size(), { timeout: 5_000, interval: 100 }).toBe(0);
   });
 });
 
