@@ -1,6 +1,6 @@
 /**
- * `npm run api-report`: the public API of `palisade-mcp`, `palisade-mcp-auth` and
- * `palisade-mcp-connectome`, as a host sees it.
+ * `npm run api-report`: the public API of `palisade-mcp`, `palisade-mcp-auth`,
+ * `palisade-mcp-connectome` and `palisade-mcp-client`, as a host sees it.
  * Every subpath a package's `exports` map offers is imported from the built `dist/` (run `npm run
  * build` first) and each export name is recorded with its kind. The result is committed as the
  * package's `api-report.json`; each package's `test/release/api-report.test.ts` compares the two, so
@@ -18,6 +18,11 @@ export const AUTH_PACKAGE = resolve(dirname(fileURLToPath(import.meta.url)), '..
 export const CONNECTOME_PACKAGE = resolve(
   dirname(fileURLToPath(import.meta.url)),
   '../packages/palisade-mcp-connectome',
+);
+
+export const CLIENT_PACKAGE = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../packages/palisade-mcp-client',
 );
 
 export type ApiReport = Record<string, Record<string, string>>;
@@ -59,7 +64,7 @@ export async function apiReport(dir: string = PACKAGE): Promise<ApiReport> {
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  for (const dir of [PACKAGE, AUTH_PACKAGE, CONNECTOME_PACKAGE]) {
+  for (const dir of [PACKAGE, AUTH_PACKAGE, CONNECTOME_PACKAGE, CLIENT_PACKAGE]) {
     const path = join(dir, 'api-report.json');
     writeFileSync(path, `${JSON.stringify(await apiReport(dir), null, 2)}\n`);
     console.log(`wrote ${path}`);

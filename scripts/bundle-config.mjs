@@ -8,6 +8,7 @@ export const BUNDLED_ENTRIES = {
   http: 'dist/http/node/index.js',
   fetch: 'dist/http/fetch/index.js',
   wire: 'dist/wire/index.js',
+  schema: 'dist/catalog/schema-entry.js',
   cli: 'dist/cli/main.js',
 };
 

@@ -15,13 +15,16 @@ export interface BaselineEntry {
 
 const ENTRY = /^ {2}- ([A-Za-z0-9_./-]+)(?::([A-Za-z0-9_.$/-]+))?\s+# \S.*$/;
 
-export function readBaseline(file: string): readonly BaselineEntry[] {
+export function readBaseline(
+  file: string,
+  section: 'server' | 'client' = 'server',
+): readonly BaselineEntry[] {
   const entries: BaselineEntry[] = [];
   let inServer = false;
   for (const [index, raw] of readFileSync(file, 'utf8').split('\n').entries()) {
     const line = index + 1;
     if (raw.trim() === '' || raw.trimStart().startsWith('#')) continue;
-    if (raw === 'server:') {
+    if (raw === `${section}:`) {
       inServer = true;
       continue;
     }
@@ -30,7 +33,7 @@ export function readBaseline(file: string): readonly BaselineEntry[] {
     const match = inServer ? ENTRY.exec(raw) : null;
     if (match === null) {
       throw new Error(
-        `${file}:${line}: expected "server:" then "  - scenario[:check-id]  # reason" lines, got ${JSON.stringify(raw)}`,
+        `${file}:${line}: expected "${section}:" then "  - scenario[:check-id]  # reason" lines, got ${JSON.stringify(raw)}`,
       );
     }
     const [, scenario = '', checkId] = match;

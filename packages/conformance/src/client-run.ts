@@ -1,0 +1,220 @@
+#!/usr/bin/env node
+/**
+ * The client half of `npm run conformance`: the official suite drives palisade-mcp-client (the
+ * program in client/main.ts) through its client scenarios, in four legs: the 2026-07-28 and
+ * 2025-11-25 requirement sets (each also runs the revision's extension scenarios, reported and
+ * never scored), the two 2025-03-26 back-compat scenarios, and the extension scenarios no
+ * requirement set includes. It prints one line per scenario, then `client REV: N passed, M
+ * failed` per leg over its scored set (a WARNING counts as a failure, the suite's baseline rule),
+ * and holds every leg to expected-failures-client.yml in both directions: a regression fails the
+ * run, and so does a baselined failure that now passes.
+ *
+ * Options: `--out DIR` keeps the raw results (default a fresh temp dir, printed on stderr);
+ * `--timeout MS` per scenario (default 30000). Exit 0 matched, 1 not matched, 2 the run failed.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type Check, judge, readBaseline } from './baseline.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BASELINE = join(here, '..', 'expected-failures-client.yml');
+const PRELOAD = join(here, 'glob-sync-preload.js');
+const CLIENT = join(here, 'client', 'main.js');
+const SUITE = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')),
+  'dist',
+  'index.js',
+);
+const LEG_DEADLINE_MS = 600_000;
+
+interface Leg {
+  readonly label: string;
+  readonly runs: readonly (readonly string[])[];
+  readonly scored: () => Promise<ReadonlySet<string>>;
+}
+
+function runSuite(args: readonly string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', PRELOAD, SUITE, ...args], {
+      // The suite's own narration goes to the per-scenario stdout.txt under --out; only the table is printed here.
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), LEG_DEADLINE_MS);
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal === null ? 1 : 128), stdout });
+    });
+  });
+}
+
+/** `list --client --requirements REV`: the names under "Client scenarios", up to the next blank line. */
+async function requiredClientScenarios(revision: string): Promise<ReadonlySet<string>> {
+  const { code, stdout } = await runSuite(['list', '--client', '--requirements', revision]);
+  if (code !== 0) throw new Error(`conformance list --client --requirements ${revision} exited ${code}`);
+  const lines = stdout.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('Client scenarios'));
+  const names = new Set<string>();
+  for (const line of lines.slice(start + 1)) {
+    const match = /^ {2}- (\S+)$/.exec(line);
+    if (match === null) break;
+    names.add(match[1] ?? '');
+  }
+  if (start < 0 || names.size === 0) throw new Error(`no client scenarios listed for ${revision}`);
+  return names;
+}
+
+/** `list --client --requirements REV`: the client scenarios it runs and reports without scoring. */
+async function reportedClientScenarios(revision: string): Promise<ReadonlySet<string>> {
+  const { code, stdout } = await runSuite(['list', '--client', '--requirements', revision]);
+  if (code !== 0) throw new Error(`conformance list --client --requirements ${revision} exited ${code}`);
+  const section = stdout.slice(stdout.indexOf('never scored'));
+  return new Set([...section.matchAll(/^ {4}- (\S+) \[client\]$/gm)].map((match) => match[1] ?? ''));
+}
+
+/** `list --client`: scenario → its tags (revisions, or `extension`). */
+async function clientScenarios(): Promise<ReadonlyMap<string, string>> {
+  const { code, stdout } = await runSuite(['list', '--client']);
+  if (code !== 0) throw new Error(`conformance list --client exited ${code}`);
+  const tags = new Map<string, string>();
+  const section = stdout.slice(stdout.indexOf('Client scenarios'));
+  for (const match of section.matchAll(/^ {2}- (\S+) \[([^\]]*)\]$/gm))
+    tags.set(match[1] ?? '', match[2] ?? '');
+  return tags;
+}
+
+/** Every `<scenario>-<ISO time>/checks.json` under `dir` (a scenario name may hold `/`). */
+function readResults(dir: string): Map<string, readonly Check[]> {
+  const results = new Map<string, readonly Check[]>();
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder).sort()) {
+      const path = join(folder, entry);
+      if (!statSync(path).isDirectory()) continue;
+      const match = /^(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(relative(dir, path).split('\\').join('/'));
+      if (match !== null) {
+        try {
+          results.set(match[1] ?? '', JSON.parse(readFileSync(join(path, 'checks.json'), 'utf8')) as Check[]);
+        } catch {
+          results.set(match[1] ?? '', [{ id: 'no-checks-json', status: 'FAILURE' }]);
+        }
+      } else walk(path);
+    }
+  };
+  walk(dir);
+  return results;
+}
+
+function verdictOf(checks: readonly Check[]): 'PASS' | 'WARN' | 'FAIL' | 'SKIP' {
+  if (checks.some((check) => check.status === 'FAILURE')) return 'FAIL';
+  if (checks.some((check) => check.status === 'WARNING')) return 'WARN';
+  return checks.some((check) => check.status === 'SUCCESS') ? 'PASS' : 'SKIP';
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { out: { type: 'string' }, timeout: { type: 'string', default: '30000' } },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (!/^[1-9][0-9]{0,6}$/.test(values.timeout)) throw new Error('--timeout must be a positive integer (ms)');
+  const out = values.out ?? mkdtempSync(join(tmpdir(), 'palisade-client-conformance-'));
+  process.stderr.write(`client conformance: raw results under ${out}\n`);
+  const started = Date.now();
+  const command = `${process.execPath} ${CLIENT}`;
+  if (/\s/.test(process.execPath) || /\s/.test(CLIENT))
+    throw new Error('the suite splits --command on spaces: install under a path without spaces');
+  const tags = await clientScenarios();
+  const named = (tag: string): string[] =>
+    [...tags].filter(([, t]) => t.split(',').includes(tag)).map(([name]) => name);
+  const backCompat = named('2025-03-26');
+  const required = new Set([
+    ...(await requiredClientScenarios('2026-07-28')),
+    ...(await requiredClientScenarios('2025-11-25')),
+    ...(await reportedClientScenarios('2026-07-28')),
+    ...(await reportedClientScenarios('2025-11-25')),
+  ]);
+  const extensions = named('extension').filter((name) => !required.has(name));
+  const legs: Leg[] = [
+    {
+      label: '2026-07-28',
+      runs: [['--requirements', '2026-07-28']],
+      scored: () => requiredClientScenarios('2026-07-28'),
+    },
+    {
+      label: '2025-11-25',
+      runs: [['--requirements', '2025-11-25']],
+      scored: () => requiredClientScenarios('2025-11-25'),
+    },
+    {
+      label: '2025-03-26',
+      runs: backCompat.map((name) => ['--scenario', name, '--spec-version', '2025-03-26']),
+      scored: async () => new Set(backCompat),
+    },
+    // Extensions outside every requirement set (the auth extensions run inside the legs above).
+    {
+      label: 'extensions',
+      runs: extensions.map((name) => ['--scenario', name]),
+      scored: async () => new Set(),
+    },
+  ];
+  const baseline = readBaseline(BASELINE, 'client');
+  const summaries: string[] = [];
+  let ok = true;
+  for (const leg of legs) {
+    const dir = join(out, leg.label);
+    mkdirSync(dir, { recursive: true });
+    const common = ['--command', command, '-o', dir, '--timeout', values.timeout];
+    for (const run of leg.runs) await runSuite(['client', ...run, ...common]);
+    const scored = await leg.scored();
+    const results = readResults(dir);
+    for (const name of scored) {
+      if (!results.has(name)) results.set(name, [{ id: 'no-checks-json', status: 'FAILURE' }]);
+    }
+    process.stdout.write(`\n== client ${leg.label} ==\n`);
+    for (const [scenario, checks] of [...results].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const bad = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
+      const ids = bad.map((check) => `${check.id}${check.status === 'WARNING' ? ' (warning)' : ''}`);
+      const note = scored.has(scenario) ? '' : ' [not scored]';
+      process.stdout.write(
+        `${verdictOf(checks)} ${scenario}${note}${ids.length > 0 ? `: ${ids.join(', ')}` : ''}\n`,
+      );
+    }
+    const verdict = judge(new Map([...results].filter(([name]) => scored.has(name))), baseline);
+    for (const item of verdict.unexpected)
+      process.stdout.write(`  REGRESSION (client ${leg.label}) ${item}\n`);
+    for (const item of verdict.stale)
+      process.stdout.write(`  NOW PASSING (client ${leg.label}) ${item}: remove it from ${BASELINE}\n`);
+    ok &&= verdict.unexpected.length === 0 && verdict.stale.length === 0;
+    if (scored.size > 0) {
+      const rows = [...results].filter(([name]) => scored.has(name));
+      const passed = rows.filter(([, checks]) => verdictOf(checks) === 'PASS').length;
+      summaries.push(`client ${leg.label}: ${passed} passed, ${rows.length - passed} failed`);
+    } else {
+      const passed = [...results.values()].filter((checks) => verdictOf(checks) === 'PASS').length;
+      summaries.push(`client ${leg.label} (not scored): ${passed} of ${results.size} scenarios pass`);
+    }
+  }
+  process.stdout.write(`\n${summaries.join('\n')}\n`);
+  process.stdout.write(
+    `client baselines ${ok ? 'matched' : 'NOT matched'} (${BASELINE}); wall ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`client conformance: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  },
+);
