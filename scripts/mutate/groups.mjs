@@ -19,7 +19,11 @@ const test = 'packages/palisade-mcp/test';
 // the readers' functional tests already pin byte for byte.
 // The adversarial tests (test/adversarial) attack the transport from outside, in this process.
 // test/http/node holds the connection's edge: raw sockets against every mount, serve() included.
-const httpTests = [`${test}/http/**/!(progress-rate|body-memory).test.ts`, `${test}/adversarial/*.test.ts`];
+const httpTests = [
+  `${test}/http/**/!(progress-rate|body-memory).test.ts`,
+  `${test}/adversarial/*.test.ts`,
+  `${test}/sessions/*.test.ts`,
+];
 
 /** @type {Record<string, { mutate: string[], tests: string[], coverageAnalysis: 'perTest' | 'off' }>} */
 export const groups = {
@@ -103,6 +107,13 @@ export const groups = {
     tests: httpTests,
     coverageAnalysis: 'perTest',
   },
+  // HTTP sessions: every handler loads them, so every HTTP test is a candidate; the session tests
+  // are the ones that reach past the option's check.
+  'http-sessions': {
+    mutate: [`${src}/http/sessions/*.ts`],
+    tests: httpTests,
+    coverageAnalysis: 'perTest',
+  },
   // Only these tests import the fetch handler's files, so only they are loaded.
   'http-fetch': {
     mutate: [`${src}/http/fetch/*.ts`],
@@ -117,6 +128,8 @@ export const groups = {
       `${test}/http/stream-probe.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
       `${test}/http/older-revisions.test.ts`,
+      // The session peer mounts both handlers.
+      `${test}/sessions/*.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },
@@ -136,6 +149,8 @@ export const groups = {
       `${test}/http/node/handler-refusals.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
       `${test}/http/node/*.test.ts`,
+      // Sessions on every runtime, serve() among them.
+      `${test}/sessions/session-runtimes.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Serves the conformance fixture: over stateless Streamable HTTP on 127.0.0.1 (the bound URL,
+ * Serves the conformance fixture: over Streamable HTTP on 127.0.0.1, sessions on for the 2025
+ * revisions and 2026-07-28 stateless as ever (the bound URL,
  * `http://127.0.0.1:PORT/mcp`, is the one line written to stdout, so a runner can read it), or over
  * stdio with `--stdio`. Diagnostics go to stderr.
  */
@@ -8,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { serve } from 'palisade-mcp/http';
 import { serveStdio } from 'palisade-mcp/stdio';
 import { createFixtureServer } from './fixture/server.js';
+import { POLL_AFTER_MS } from './fixture/sessions.js';
 
 const USAGE = `usage: palisade-conformance-fixture [--port N | --stdio]
   --port N   the port to bind on 127.0.0.1 (default 0: a free one)
@@ -50,6 +52,9 @@ if (options.stdio) {
     // port makes unknowable before binding. The loopback Host allow-list (serve()'s default) is
     // what refuses the rebinding probe (Host evil.example.com: 421), and it stays on.
     allowedOrigins: 'any',
+    // The 2025 scenarios that ask the client (sampling, elicitation) or resume a stream need a
+    // session; a stream held longer than POLL_AFTER_MS is released for the client to poll.
+    sessions: { pollAfterMs: POLL_AFTER_MS },
   });
   const stop = (): void => {
     void serving.close().then(() => process.exit(0));

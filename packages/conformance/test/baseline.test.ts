@@ -24,6 +24,15 @@ describe('the runner’s baseline verdict', () => {
     expect(verdict.unexpected).toEqual(['s:b']);
   });
 
+  test('server: [] lists nothing, so any failing check is a regression', () => {
+    const verdict = judge(new Map([['s', [ok, warned]]]), baselineOf('# none\nserver: []\n'));
+    expect(verdict.unexpected).toEqual(['s:b']);
+  });
+
+  test('server: [] followed by an entry is refused with its line', () => {
+    expect(() => baselineOf('server: []\n  - s  # reason\n')).toThrow(/expected-failures\.yml:2:/);
+  });
+
   test('a listed scenario that now passes is reported stale', () => {
     const verdict = judge(new Map([['s', [ok]]]), baselineOf('server:\n  - s  # reason\n'));
     expect(verdict.stale).toEqual(['s']);

@@ -23,8 +23,17 @@ export type PalisadeErrorCode =
   | 'PALISADE_ERR_CLI_DEMO_MISSING'
   /** `palisade connectome` without `palisade-mcp-connectome` installed beside palisade-mcp. */
   | 'PALISADE_ERR_CLI_CONNECTOME_MISSING'
-  /** `ctx.inputRequired` on 2025-11-25, which has no multi-round-trip requests: catch it to fall back. */
-  | 'PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE';
+  /**
+   * `ctx.inputRequired` on a handshake revision with no session to carry a request to the client
+   * (stdio, stateless HTTP): catch it to fall back.
+   */
+  | 'PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE'
+  /**
+   * `ctx.inputRequired` on an HTTP session after the client left the last round unanswered (its
+   * wait lapsed, it answered with an error, the session ended) or after MAX_INPUT_ROUNDS rounds:
+   * the message says which. Catch it to answer without the input.
+   */
+  | 'PALISADE_ERR_INPUT_UNANSWERED';
 
 export class PalisadeError extends Error {
   readonly code: PalisadeErrorCode;

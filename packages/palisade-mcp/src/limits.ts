@@ -325,3 +325,124 @@ export const MAX_BAGGAGE_MEMBERS = 64;
 
 /** `baggage` in UTF-8 bytes (W3C Baggage). */
 export const MAX_BAGGAGE_BYTES = 8_192;
+
+/**
+ * HTTP sessions (the `sessions` option of createHttpHandler, createFetchHandler and serve()): live
+ * sessions one server holds. The next `initialize` is answered 503 with `Retry-After` (rule
+ * `session-limit`); no live session is evicted to make room, so a flood of `initialize` cannot
+ * push a working client out. 10,000 idle sessions cost a few megabytes (bench:sessions measures it).
+ */
+export const DEFAULT_MAX_SESSIONS = 10_000;
+
+/** Largest `sessions.maxSessions` accepted. */
+export const MAX_MAX_SESSIONS = 1_000_000;
+
+/**
+ * How long a session may go without a request, an open stream or a request in flight before it
+ * ends, in milliseconds: its next request is 404 and the client starts over with `initialize`.
+ * Thirty minutes: a person's pause, not a client that vanished without DELETE.
+ */
+export const DEFAULT_IDLE_SESSION_MS = 1_800_000;
+
+/** Largest `sessions.idleTimeoutMs` accepted: one day (and within Node's timers). */
+export const MAX_IDLE_SESSION_MS = 86_400_000;
+
+/**
+ * Random bytes in a session id, from the CSPRNG: 192 bits, written as 32 base64url characters. At
+ * least 128 bits makes guessing a live id hopeless however many sessions are open.
+ */
+export const SESSION_ID_BYTES = 24;
+
+/**
+ * Longest `Mcp-Session-Id` a client may send, in bytes of `A-Za-z0-9._~+/=-`; anything else is
+ * refused 400 (`session-id-malformed`) before any lookup, and never echoed. The rule ExMCP's
+ * security guide gives, wide enough for any id another server issues.
+ */
+export const MAX_SESSION_ID_CHARS = 128;
+
+/**
+ * Requests one session may have in flight at once. One more is answered 429 (rule
+ * `session-requests-in-flight`): a client cannot make one session hold an unbounded number of
+ * handlers, streams and waits.
+ */
+export const DEFAULT_MAX_SESSION_REQUESTS = 32;
+
+/** Largest `sessions.maxRequestsInFlight` accepted. */
+export const MAX_MAX_SESSION_REQUESTS = 1_024;
+
+/**
+ * Event streams one session keeps for resumption (its GET stream and each request answered as
+ * SSE), open or ended. Past it the oldest ended one is forgotten; when none has ended, a new
+ * stream is refused (rule `session-streams`: a GET is 429, a request's answer is written without
+ * event ids). Above DEFAULT_MAX_SESSION_REQUESTS + 1, so requests in flight never meet it.
+ */
+export const DEFAULT_MAX_SESSION_STREAMS = 64;
+
+/** Largest `sessions.maxStreams` accepted. */
+export const MAX_MAX_SESSION_STREAMS = 4_096;
+
+/**
+ * Events one stream keeps for replay (`Last-Event-ID`). Past it the oldest is dropped, and a
+ * client resuming from before what is kept is refused 400 (rule `last-event-id-evicted`) rather
+ * than handed a stream with a silent gap. 1,024 is MAX_SSE_QUEUED_EVENTS: what a live stream may
+ * queue, a resumed one may replay.
+ */
+export const DEFAULT_MAX_STREAM_EVENTS = 1_024;
+
+/** Largest `sessions.maxStreamEvents` accepted. */
+export const MAX_MAX_STREAM_EVENTS = 65_536;
+
+/**
+ * Bytes of event data one stream keeps for replay, as MAX_STREAM_EVENTS (oldest dropped first;
+ * the newest event is always kept, so a result larger than this can still be resumed). The same
+ * 1 MiB + 64 KiB a live stream may queue (MAX_SSE_QUEUED_BYTES).
+ */
+export const DEFAULT_MAX_STREAM_BYTES = 1_114_112;
+
+/** Largest `sessions.maxStreamBytes` accepted. */
+export const MAX_MAX_STREAM_BYTES = 67_108_864;
+
+/**
+ * How long a handler waits for the client to answer a request it sent on a session (sampling,
+ * elicitation, roots), in milliseconds. Then the wait ends: the handler runs again and
+ * `ctx.inputRequired` throws PALISADE_ERR_INPUT_UNANSWERED, and a reply arriving later is refused
+ * 400 (rule `client-reply-late`). Five minutes: elicitation waits for a person.
+ */
+export const DEFAULT_INPUT_TIMEOUT_MS = 300_000;
+
+/** Largest `sessions.inputTimeoutMs` accepted: one hour. */
+export const MAX_INPUT_TIMEOUT_MS = 3_600_000;
+
+/**
+ * Ids of requests whose wait lapsed that one session remembers, so a reply arriving late is
+ * refused as late (`client-reply-late`) rather than as unknown; the oldest is forgotten first.
+ */
+export const MAX_LAPSED_REPLY_IDS = 64;
+
+/**
+ * The SSE `retry` field sent in a stream's priming event and before the server closes a stream's
+ * connection (2025-11-25 polling), in milliseconds: how long a client waits before it reconnects.
+ */
+export const DEFAULT_SSE_RETRY_MS = 1_000;
+
+/** Largest `sessions.retryMs` and `sessions.pollAfterMs` accepted: one hour. */
+export const MAX_SSE_RETRY_MS = 3_600_000;
+
+/**
+ * Longest `Last-Event-ID` a client may send, in bytes of `A-Za-z0-9._~+/=:-`; anything else is
+ * refused 400 (`last-event-id-malformed`) before the event store is asked.
+ */
+export const MAX_LAST_EVENT_ID_CHARS = 128;
+
+/**
+ * How often idle sessions are looked for and ended, in milliseconds, at most: a quarter of the
+ * idle timeout when that is shorter. A session is ended within this of its expiry; a request
+ * arriving in between finds it expired anyway (the store answers by its last activity).
+ */
+export const SESSION_SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * `Retry-After` of a 503 `session-limit` answer, in seconds: a minute, in which the sweep may end
+ * sessions that went idle or were deleted.
+ */
+export const SESSION_LIMIT_RETRY_AFTER_SECONDS = 60;

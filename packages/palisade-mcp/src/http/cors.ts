@@ -21,6 +21,7 @@ import { invalidOption } from '../errors.js';
 import { DEFAULT_CORS_MAX_AGE_SECONDS, MAX_CORS_MAX_AGE_SECONDS } from '../limits.js';
 import { isPlainObject, refuseUnknownKeys, requireArray, requireInteger } from '../options.js';
 import type { Server } from '../server.js';
+import { SESSION_REQUEST_HEADERS, SESSION_RESPONSE_HEADERS } from '../sessions/headers.js';
 import { asciiLowerCase, trimOws } from './headers/index.js';
 import { type HttpRefusal, REFUSALS } from './refusals.js';
 
@@ -55,6 +56,8 @@ export interface CorsPolicy {
   readonly exposeHeaders: string;
   readonly allowHeaders: string;
   readonly maxAgeSeconds: number;
+  /** The methods a page may use: POST, and with sessions GET and DELETE too. */
+  readonly methods: readonly string[];
 }
 
 export type PreflightVerdict =
@@ -142,19 +145,27 @@ export function corsPolicy(
   checked: CheckedCors,
   origins: ReadonlySet<string> | undefined,
   server: Server,
+  sessions = false,
 ): CorsPolicy {
   const allow = new Set<string>(MCP_REQUEST_HEADERS);
+  // With sessions a page sends its session id, and resumes streams (the only use of Last-Event-ID).
+  if (sessions) for (const name of SESSION_REQUEST_HEADERS) allow.add(name);
   for (const tool of server.catalog.tools?.values() ?? []) {
     for (const field of tool.headerFields) allow.add(`mcp-param-${field.header.toLowerCase()}`);
   }
   for (const name of checked.allowHeaders) allow.add(name);
-  const expose = new Set<string>([...EXPOSED_BY_DEFAULT, ...checked.exposeHeaders]);
+  const expose = new Set<string>([
+    ...EXPOSED_BY_DEFAULT,
+    ...(sessions ? SESSION_RESPONSE_HEADERS : []),
+    ...checked.exposeHeaders,
+  ]);
   return Object.freeze({
     origins,
     credentials: checked.credentials,
     exposeHeaders: [...expose].join(', '),
     allowHeaders: [...allow].join(', '),
     maxAgeSeconds: checked.maxAgeSeconds,
+    methods: Object.freeze(sessions ? ['GET', 'POST', 'DELETE'] : ['POST']),
   });
 }
 
@@ -216,14 +227,16 @@ export function preflight(
     return { kind: 'refuse', refusal: REFUSALS.originNotAllowed, headers: {} };
   }
   // Methods are case-sensitive (RFC 9110 §9.1); a browser upper-cases `post` itself.
-  if (requestMethods.length !== 1 || trimOws(requestMethods[0]!) !== 'POST') {
-    return { kind: 'refuse', refusal: REFUSALS.preflightMethod, headers: { ...headers, allow: 'POST' } };
+  const allow = policy.methods.join(', ');
+  if (requestMethods.length !== 1 || !policy.methods.includes(trimOws(requestMethods[0]!))) {
+    const refusal = policy.methods.length > 1 ? REFUSALS.sessionPreflightMethod : REFUSALS.preflightMethod;
+    return { kind: 'refuse', refusal, headers: { ...headers, allow } };
   }
   return {
     kind: 'answer',
     headers: {
       ...headers,
-      'access-control-allow-methods': 'POST',
+      'access-control-allow-methods': allow,
       'access-control-allow-headers': policy.allowHeaders,
       'access-control-max-age': String(policy.maxAgeSeconds),
     },

@@ -14,11 +14,13 @@ import {
   requireFunction,
   requireInteger,
 } from '../options.js';
+import { type CheckedSessions, checkSessionsOptions, type SessionsOptions } from '../sessions/options.js';
 import { guardedHook } from '../telemetry/guarded-hook.js';
 import { checkLogger, faultToLogger, type PalisadeLogger } from '../telemetry/logger.js';
 import { defaultFault, type HttpLogEvent, refusalLog } from '../telemetry/transport-log.js';
 import { type CheckedCors, type CorsOptions, checkCorsOptions } from './cors.js';
 
+export type { SessionsOptions } from '../sessions/options.js';
 export type { HttpLogEvent } from '../telemetry/transport-log.js';
 
 /** What `authorize` and `authorizeBody` see: never the body stream. */
@@ -100,6 +102,14 @@ export interface HttpHandlerOptions {
    * is then 405, as every method but POST. `{}` turns it on with its defaults.
    */
   readonly cors?: CorsOptions;
+  /**
+   * Keep sessions for the handshake revisions (2025-11-25, 2025-06-18, 2025-03-26): `initialize`
+   * issues `Mcp-Session-Id`, GET opens a stream for notifications, DELETE ends a session, streams
+   * resume with `Last-Event-ID`, handlers can ask the client (sampling, elicitation, roots) and
+   * `notifications/cancelled` reaches them. Off by default: the transport is then stateless and
+   * issues no id. `{}` turns it on with every default (docs/sessions.md).
+   */
+  readonly sessions?: SessionsOptions;
 }
 
 export interface CheckedHttpOptions {
@@ -116,6 +126,8 @@ export interface CheckedHttpOptions {
   readonly onLog: (event: HttpLogEvent) => void;
   /** undefined: CORS off. */
   readonly cors: CheckedCors | undefined;
+  /** undefined: stateless, no session is ever kept. */
+  readonly sessions: CheckedSessions | undefined;
 }
 
 /** Every option the request handler takes; `serve()` accepts these too and passes them on. */
@@ -130,6 +142,7 @@ export const HTTP_KEYS = [
   'onLog',
   'cors',
   'logger',
+  'sessions',
 ] as const;
 
 const LOOPBACK_HINT = "['localhost', '127.0.0.1', '::1']";
@@ -254,5 +267,6 @@ export function checkHttpOptions(options: unknown): CheckedHttpOptions {
     ),
     onLog: guardedHook('onLog', refusalLog(optionalFunction<CheckedHttpOptions['onLog']>('onLog'), logger)),
     cors: checkCorsOptions(options['cors'], allowedOrigins),
+    sessions: checkSessionsOptions(options['sessions']),
   };
 }

@@ -99,6 +99,20 @@ export const REFUSALS = Object.freeze({
   httpVersion: early('http-version', 505, INVALID_REQUEST, 'Invalid request: HTTP version not supported'),
   notFound: early('path-not-found', 404, INVALID_REQUEST, 'Invalid request: no MCP endpoint at this path'),
   method: early('method-not-allowed', 405, INVALID_REQUEST, 'Invalid request: only POST is served here'),
+  // With sessions: GET opens or resumes a stream, DELETE ends a session.
+  sessionMethod: early(
+    'method-not-allowed',
+    405,
+    INVALID_REQUEST,
+    'Invalid request: only GET, POST and DELETE are served here',
+  ),
+  // A GET or DELETE declaring a body (sessions): answered without reading it.
+  bodilessBody: early(
+    'session-method-body',
+    400,
+    INVALID_REQUEST,
+    'Bad request: GET and DELETE carry no body',
+  ),
   // A GET is how a client asks for a stream of server messages; the transport spec answers 405 when
   // none is offered, and clients (the official SDKs) send one at every connection. Same answer as
   // any other method, under its own rule so a log can tell this routine probe from a wrong method
@@ -116,6 +130,12 @@ export const REFUSALS = Object.freeze({
     405,
     INVALID_REQUEST,
     'Invalid request: a preflight may only ask for POST',
+  ),
+  sessionPreflightMethod: early(
+    'preflight-method-not-allowed',
+    405,
+    INVALID_REQUEST,
+    'Invalid request: a preflight may only ask for GET, POST or DELETE',
   ),
   // serve()'s routes (routes.ts): a document is read with GET or HEAD, and neither carries a body.
   routeMethod: early(

@@ -174,9 +174,12 @@ export const SSE_HEADERS = Object.freeze({
   'x-accel-buffering': 'no',
 });
 
-export function sseEvent(text: string): string {
-  // JSON text never holds a raw newline, so one `data:` line carries the whole message.
-  return `event: message\ndata: ${text}\n\n`;
+export function sseEvent(text: string, id?: string): string {
+  // JSON text never holds a raw newline, so one `data:` line carries the whole message. An id
+  // (sessions: resumable streams) is the event store's, visible ASCII with no line break.
+  return id === undefined
+    ? `event: message\ndata: ${text}\n\n`
+    : `id: ${id}\nevent: message\ndata: ${text}\n\n`;
 }
 
 export type { OutgoingMessage };

@@ -24,10 +24,14 @@ import { endWith, isHttp2, SSE_HEADERS, sseEvent } from './respond.js';
 export type Overrun = 'queue' | 'events' | 'stall';
 
 export interface BoundedWriter {
-  /** One SSE event for a notification; the first sends the SSE head. Dropped once cut. */
-  event(text: string): void;
+  /** One SSE event for a notification (with its id on a session's stream); the first sends the SSE head. Dropped once cut. */
+  event(text: string, id?: string): void;
+  /** A frame written as given (a session stream's priming event, its `retry`), under the same bounds as an event. */
+  frame(raw: string): void;
+  /** Sends the SSE head now, before any event (a session's GET stream). */
+  begin(): void;
   /** The last SSE event (the result), or none; exempt from the byte bound, not from the deadline. */
-  end(text?: string): void;
+  end(text?: string, id?: string): void;
   /** After a JSON answer was written in one `end`: applies the deadline to it. */
   watchEnd(): void;
   readonly started: boolean;
@@ -147,12 +151,23 @@ class Writer implements BoundedWriter {
     if (!res.write(': keep-alive\n\n')) this.#armUntil('drain');
   }
 
-  event(text: string): void {
+  event(text: string, id?: string): void {
+    this.frame(sseEvent(text, id));
+  }
+
+  begin(): void {
+    const res = this.#res;
+    if (this.cut || res.destroyed || this.started) return;
+    this.#start();
+    // Node holds a head back until the first body byte; a GET stream may have none for a while.
+    (res as { flushHeaders?: () => void }).flushHeaders?.();
+  }
+
+  frame(frame: string): void {
     const res = this.#res;
     // Stryker disable next-line LogicalOperator: answer() emits nothing once the stream is cut or closed
     if (this.cut || res.destroyed) return;
     if (!this.started) this.#start();
-    const frame = sseEvent(text);
     // Stryker disable next-line StringLiteral: Buffer.byteLength reads '' as UTF-8
     if (res.writableLength + Buffer.byteLength(frame, 'utf8') > MAX_SSE_QUEUED_BYTES) {
       this.#stop('queue');
@@ -166,14 +181,14 @@ class Writer implements BoundedWriter {
     if (!res.write(frame)) this.#armUntil('drain');
   }
 
-  end(text?: string): void {
+  end(text?: string, id?: string): void {
     const res = this.#res;
     this.#quiet();
     // Stryker disable next-line LogicalOperator: answer() calls end() no more once the stream is cut or closed
     if (this.cut || res.destroyed) return;
     if (text === undefined) res.end();
     // A large result goes out in slices, each drain counted as progress (respond.ts).
-    else endWith(res, sseEvent(text));
+    else endWith(res, sseEvent(text, id));
     // Stryker disable next-line StringLiteral: a wait is told apart only from 'drain'
     if (!res.writableFinished) this.#armUntil('finish');
   }

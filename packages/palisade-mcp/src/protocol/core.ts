@@ -7,6 +7,7 @@
 
 import { HostFault } from '../catalog/host-fault.js';
 import type { JsonObject } from '../catalog/types.js';
+import { MAX_INPUT_ROUNDS } from '../limits.js';
 import { isPlainObject } from '../options.js';
 import {
   isHandshakeRevision,
@@ -29,8 +30,15 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from '../wire/jsonrpc.js';
-import { internalError, invalidParams, methodNotFound } from './errors.js';
-import { isLogLevel, openContext } from './handler-context.js';
+import { internalError, invalidParams, methodNotFound, missingClientCapability } from './errors.js';
+import { type ContextInput, isLogLevel, openContext } from './handler-context.js';
+import {
+  definedCapabilities,
+  type InputAnswers,
+  type InputRequiredValue,
+  inputUnanswered,
+  lackedForInput,
+} from './input-required.js';
 import { answerInputRequired, type Prepared, prepareRetry, type Retry } from './input-round.js';
 import type { Call, MethodHandler, Outcome } from './methods/call.js';
 import { complete } from './methods/completion.js';
@@ -58,6 +66,13 @@ export interface ExchangeIO {
   emit(notification: JsonRpcNotification): void;
   /** A host fault, for the host's own log. Never reaches the client. */
   reportFault(description: string, cause: unknown): void;
+  /**
+   * Sends one round of input requests to the client and settles with its answers (never
+   * rejects). Lent only by an HTTP session, the one place a handshake-revision request can reach
+   * the client: a handler's `ctx.inputRequired` then becomes real `sampling/createMessage`,
+   * `elicitation/create` or `roots/list` requests, and the handler runs again with the answers.
+   */
+  readonly ask?: (requests: InputRequiredValue['requests']) => Promise<InputAnswers>;
 }
 
 /**
@@ -200,7 +215,7 @@ function handleRequest(
         ),
       );
     }
-    const answer = initialize(server, id, params, state.transport);
+    const answer = initialize(server, id, params, state.transport, state.session === true);
     if (!answer.ok) return settled(state, answer.error);
     const next: ConnectionState = Object.freeze({
       ...state,
@@ -368,7 +383,45 @@ async function run(
     if (!prepared.ok) return prepared.error;
     retry = prepared.retry;
   }
-  const context = openContext({
+  const canAsk = io.ask !== undefined && entry.mrtr === true && profileOf(basis.revision).era === 'handshake';
+  const context = openContext(
+    contextInput(
+      basis,
+      logLevel,
+      io,
+      retry?.inputResponses,
+      retry?.hasState === true ? retry.state : undefined,
+      canAsk,
+    ),
+  );
+  let outcome: Outcome;
+  try {
+    outcome = await entry.handler(callOf(server, state, request, params, basis, io, context.ctx));
+    if (outcome.kind === 'input-required') {
+      if (retry !== undefined)
+        return await answerInputRequired(server, request.id, outcome.value, retry, basis.clientCapabilities);
+      if (!canAsk) throw new HostFault(`${request.method} cannot answer input_required`);
+      context.close();
+      return await askClient(server, state, request, params, entry, basis, logLevel, io, outcome.value);
+    }
+  } catch (error) {
+    return hostFault(request, io, error);
+  } finally {
+    context.close();
+  }
+  return answered(server, request, basis, entry, outcome);
+}
+
+function contextInput(
+  basis: CallBasis,
+  logLevel: unknown,
+  io: ExchangeIO,
+  inputResponses: Retry['inputResponses'],
+  requestState: unknown,
+  canAsk: boolean,
+  inputRefusal?: Error,
+): ContextInput {
+  return {
     revision: basis.revision,
     meta: basis.meta,
     clientCapabilities: basis.clientCapabilities,
@@ -377,37 +430,107 @@ async function run(
     auth: io.auth,
     logLevel: isLogLevel(logLevel) ? logLevel : undefined,
     emit: (notification) => io.emit(notification),
-    inputResponses: retry?.inputResponses,
-    requestState: retry?.hasState === true ? retry.state : undefined,
-  });
-  const call: Call = {
+    inputResponses,
+    requestState,
+    canAsk,
+    inputRefusal,
+  };
+}
+
+function callOf(
+  server: Server,
+  state: ConnectionState,
+  request: JsonRpcRequest,
+  params: JsonObject,
+  basis: CallBasis,
+  io: ExchangeIO,
+  ctx: Call['ctx'],
+): Call {
+  return {
     server,
     id: request.id,
     params,
     revision: basis.revision,
     transport: state.transport,
-    ctx: context.ctx,
+    ctx,
     reportFault: (description, cause) => io.reportFault(description, cause),
   };
-  let outcome: Outcome;
-  try {
-    outcome = await entry.handler(call);
-    if (outcome.kind === 'input-required') {
-      if (retry === undefined) throw new HostFault(`${request.method} cannot answer input_required`);
-      return await answerInputRequired(server, request.id, outcome.value, retry, basis.clientCapabilities);
-    }
-  } catch (error) {
-    return hostFault(request, io, error);
-  } finally {
-    context.close();
-  }
+}
+
+function answered(
+  server: Server,
+  request: JsonRpcRequest,
+  basis: CallBasis,
+  entry: MethodEntry,
+  outcome: Outcome,
+): JsonRpcResponse {
   if (outcome.kind === 'error') return outcome.error;
   if (outcome.kind === 'task') return { jsonrpc: '2.0', id: request.id, result: outcome.result };
+  if (outcome.kind === 'input-required') return internalError(request.id);
   return {
     jsonrpc: '2.0',
     id: request.id,
     result: envelope(server, basis.revision, outcome, entry.cacheable),
   };
+}
+
+/**
+ * A handshake-revision handler asked for input on an HTTP session: each round's requests go to the
+ * client (after the check that it declared what they need: -32021, as on 2026-07-28), and the
+ * handler runs again with the answers in `ctx.inputResponses` and its `state` in
+ * `ctx.requestState`, as a 2026-07-28 client's retry would run it. So one handler serves both
+ * revisions unchanged. A round the client leaves unanswered runs it once more, where
+ * `ctx.inputRequired` throws PALISADE_ERR_INPUT_UNANSWERED naming why; a cancelled request or an
+ * ended session is not run again.
+ */
+async function askClient(
+  server: Server,
+  state: ConnectionState,
+  request: JsonRpcRequest,
+  params: JsonObject,
+  entry: MethodEntry,
+  basis: CallBasis,
+  logLevel: unknown,
+  io: ExchangeIO,
+  first: InputRequiredValue,
+): Promise<JsonRpcResponse> {
+  let value = first;
+  const ask = io.ask as NonNullable<ExchangeIO['ask']>;
+  for (let round = 1; ; round += 1) {
+    const lacked = lackedForInput(value, definedCapabilities(basis.clientCapabilities, basis.revision));
+    if (lacked !== undefined) return missingClientCapability(request.id, lacked);
+    const answers = await ask.call(io, value.requests);
+    if (io.signal.aborted) return internalError(request.id);
+    const refusal =
+      answers.unanswered !== undefined
+        ? inputUnanswered(answers.unanswered)
+        : round >= MAX_INPUT_ROUNDS
+          ? inputUnanswered(`a request may ask the client at most ${MAX_INPUT_ROUNDS} times`)
+          : undefined;
+    const context = openContext(
+      contextInput(
+        basis,
+        logLevel,
+        io,
+        answers.responses,
+        value.hasState ? value.state : undefined,
+        refusal === undefined,
+        refusal,
+      ),
+    );
+    let outcome: Outcome;
+    try {
+      outcome = await entry.handler(callOf(server, state, request, params, basis, io, context.ctx));
+    } catch (error) {
+      return hostFault(request, io, error);
+    } finally {
+      context.close();
+    }
+    if (outcome.kind !== 'input-required') return answered(server, request, basis, entry, outcome);
+    if (refusal !== undefined)
+      return hostFault(request, io, new HostFault(`${request.method} cannot answer input_required`));
+    value = outcome.value;
+  }
 }
 
 /** A contract the host broke: its description to the host's log, -32603 to the client. */

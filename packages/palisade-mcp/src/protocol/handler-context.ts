@@ -45,6 +45,13 @@ export interface ContextInput {
   /** A verified retry's `inputResponses` and host state (2026-07-28 MRTR methods); undefined otherwise. */
   readonly inputResponses?: HandlerContext['inputResponses'];
   readonly requestState?: unknown;
+  /**
+   * On a handshake revision: whether `ctx.inputRequired` makes a request the transport can carry
+   * to the client (an HTTP session). When false it throws `inputRefusal`, or by default
+   * PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE.
+   */
+  readonly canAsk?: boolean;
+  readonly inputRefusal?: Error | undefined;
 }
 
 export interface OpenContext {
@@ -106,9 +113,9 @@ export function openContext(input: ContextInput): OpenContext {
   ctx.requestState = input.requestState;
   const profile = profileOf(input.revision);
   ctx.inputRequired =
-    profile.era === 'handshake'
+    profile.era === 'handshake' && input.canAsk !== true
       ? (): InputRequired => {
-          throw inputRequiredUnavailable(input.revision);
+          throw input.inputRefusal ?? inputRequiredUnavailable(input.revision);
         }
       : makeInputRequired;
   ctx.progress = (progress: number, total?: number, message?: string): void => {

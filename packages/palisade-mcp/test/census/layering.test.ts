@@ -9,7 +9,8 @@
  *   2  options, telemetry  option checking; the dispatch channel and the log adapters
  *   3  catalog             the host's declarations, checked
  *   4  protocol            the pure message core, over catalog and wire
- *   5  server              createServer: catalog and protocol put together
+ *   5  server, sessions    createServer: catalog and protocol put together; the session contracts,
+ *                          their in-memory stores and the session id (HTTP sessions, opt-in)
  *   6  transports, http,   what carries a server (stdio, HTTP/1.1 and HTTP/2), and what reads one
  *      connectome
  *   7  index               the public surface, re-exporting what is below it
@@ -17,7 +18,8 @@
  *
  * Inside `http`, the same flow between its folders: `headers/` (reading header lines, the MCP
  * header match) under the rules both runtimes share (the files at the top of `http/`), under
- * `node/` and `fetch/`, which never import each other. `headers/` is entered through its index.
+ * `sessions/` (HTTP sessions, on either runtime), under `node/` and `fetch/`, which never import
+ * each other. `headers/` is entered through its index.
  *
  * And no two files import each other, however far round: a circle inside one part is invisible to
  * the levels, so it is looked for file by file, type imports included.
@@ -44,6 +46,7 @@ const LEVELS: Readonly<Record<string, number>> = {
   catalog: 3,
   protocol: 4,
   server: 5,
+  sessions: 5,
   transports: 6,
   http: 6,
   connectome: 6,
@@ -54,8 +57,9 @@ const LEVELS: Readonly<Record<string, number>> = {
 const HTTP_LEVELS: Readonly<Record<string, number>> = {
   headers: 0,
   shared: 1,
-  node: 2,
-  fetch: 2,
+  sessions: 2,
+  node: 3,
+  fetch: 3,
 };
 
 /** A violation without its line, so a pinned back edge survives edits above it. */

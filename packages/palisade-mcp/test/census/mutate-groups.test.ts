@@ -1,7 +1,7 @@
 /**
  * The `http-*` mutation groups (scripts/mutate/groups.mjs) share src/http out between them. Every
  * file is mutated by exactly one group, so the groups' reports add up to the folder's score. Each
- * group loads every test under test/http, test/fuzz and test/adversarial that imports one of its files, directly or
+ * group loads every test under test/http, test/sessions, test/fuzz and test/adversarial that imports one of its files, directly or
  * through other modules: Stryker picks, per mutant, only tests it saw reach it, so a kill that
  * only a test left out of the group would make is counted as a survivor, and nothing says so.
  *
@@ -38,6 +38,7 @@ function filesUnder(folder: string, suffix: string): string[] {
 const HTTP_SOURCES = filesUnder('src/http', '.ts');
 const CANDIDATE_TESTS = [
   ...filesUnder('test/http', '.test.ts'),
+  ...filesUnder('test/sessions', '.test.ts'),
   ...filesUnder('test/fuzz', '.test.ts'),
   ...filesUnder('test/adversarial', '.test.ts'),
 ];

@@ -1,6 +1,8 @@
 /**
  * Will-not-implement: a key, a signature, a MAC. The package hashes (the request-state binding
- * digest) and nothing more; sealing is a host-supplied function. palisade-mcp-connectome holds
+ * digest, a session's principal digest) and mints one kind of identifier (a session id, in
+ * `mintSessionId`: random, but naming a session, never keying anything); sealing is a
+ * host-supplied function. palisade-mcp-connectome holds
  * itself to the same rules over its own source (its test/census/censuses.test.ts), where signing
  * is the host's function too (`signer.ts`).
  */
@@ -9,7 +11,7 @@ import { noKeyMaterial, noSigningPrimitive } from './rules-secrets.js';
 import { plant, runCensus } from './source.js';
 
 describe('census: no key material and no crypto but hashing', () => {
-  test('no source file uses node:crypto for anything but hashing, or holds key material', {
+  test('no source file uses node:crypto for anything but hashing and minting a session id, or holds key material', {
     tags: ['threat-model'],
   }, () => {
     expect(runCensus(noKeyMaterial)).toEqual([]);
@@ -25,6 +27,39 @@ describe('census: no key material and no crypto but hashing', () => {
       "import { createHash, randomBytes } from 'node:crypto';\nexport const key = randomBytes(32);\n";
     expect(plant(noKeyMaterial, 'connectome/planted.ts', planted)).toEqual([
       'connectome/planted.ts:1 uses node:crypto randomBytes',
+      'connectome/planted.ts:2 uses randomBytes outside an identifier minter',
+    ]);
+  });
+
+  test('randomBytes inside a function named mintSessionId is the one use admitted: an identifier, not a key', () => {
+    const source =
+      "import { randomBytes } from 'node:crypto';\nexport function mintSessionId() {\n  return randomBytes(24).toString('base64url');\n}\n";
+    expect(plant(noKeyMaterial, 'sessions/planted.ts', source)).toEqual([]);
+  });
+
+  test('randomBytes in a function of another name is named, whatever the file', () => {
+    const planted =
+      "import { randomBytes } from 'node:crypto';\nexport function mintSigningKey() {\n  return randomBytes(32);\n}\n";
+    expect(plant(noKeyMaterial, 'sessions/session-id.ts', planted)).toEqual([
+      'sessions/session-id.ts:1 uses node:crypto randomBytes',
+      'sessions/session-id.ts:3 uses randomBytes outside an identifier minter',
+    ]);
+  });
+
+  test('randomBytes beside the minter, outside it, is named', () => {
+    const planted =
+      "import { randomBytes } from 'node:crypto';\nexport function mintSessionId() {\n  return randomBytes(24).toString('base64url');\n}\nexport const key = randomBytes(32);\n";
+    expect(plant(noKeyMaterial, 'sessions/session-id.ts', planted)).toEqual([
+      'sessions/session-id.ts:1 uses node:crypto randomBytes',
+      'sessions/session-id.ts:5 uses randomBytes outside an identifier minter',
+    ]);
+  });
+
+  test('randomBytes through a namespace import is named even inside mintSessionId', () => {
+    const planted =
+      "import * as c from 'node:crypto';\nexport function mintSessionId() {\n  return c.randomBytes(24).toString('base64url');\n}\n";
+    expect(plant(noKeyMaterial, 'sessions/session-id.ts', planted)).toEqual([
+      'sessions/session-id.ts:3 uses node:crypto randomBytes',
     ]);
   });
 

@@ -151,6 +151,35 @@ const CLAIMS: readonly Claim[] = [
   { limit: 'MAX_TASK_ID_CHARS', figure: '256', quote: "someone else's or longer than 256 characters" },
   { limit: 'MAX_HEADER_LINES', figure: '1,000', quote: 'more than 1,000 header lines' },
   { limit: 'MAX_PIPELINED_REQUESTS', figure: '64', quote: 'At most 64 wait on one connection' },
+  // Sessions: docs/sessions.md's table of options and docs/threat-model.md's rows.
+  { limit: 'DEFAULT_MAX_SESSIONS', figure: '10,000', quote: '| `maxSessions` | 10,000 |' },
+  {
+    limit: 'DEFAULT_IDLE_SESSION_MS',
+    figure: '1,800,000',
+    quote: '| `idleTimeoutMs` | 1,800,000 (30 min) |',
+  },
+  { limit: 'DEFAULT_MAX_SESSION_REQUESTS', figure: '32', quote: '| `maxRequestsInFlight` | 32 |' },
+  { limit: 'DEFAULT_MAX_SESSION_STREAMS', figure: '64', quote: '| `maxStreams` | 64 |' },
+  { limit: 'DEFAULT_MAX_STREAM_EVENTS', figure: '1,024', quote: '| `maxStreamEvents` | 1,024 |' },
+  { limit: 'DEFAULT_MAX_STREAM_BYTES', figure: '1,114,112', quote: '| `maxStreamBytes` | 1,114,112 |' },
+  { limit: 'DEFAULT_INPUT_TIMEOUT_MS', figure: '300,000', quote: '| `inputTimeoutMs` | 300,000 (5 min) |' },
+  { limit: 'DEFAULT_SSE_RETRY_MS', figure: '1,000', quote: '| `retryMs` | 1,000 |' },
+  {
+    limit: 'SESSION_LIMIT_RETRY_AFTER_SECONDS',
+    figure: '60',
+    quote: 'with `Retry-After: 60`; no live session',
+  },
+  { limit: 'SESSION_ID_BYTES', figure: '24', quote: '24 bytes (192 bits) from the CSPRNG' },
+  {
+    limit: 'MAX_SESSION_ID_CHARS',
+    figure: '128',
+    quote: 'one that is not 1 to 128 characters of `A-Za-z0-9._~+/=-` is 400 `session-id-malformed`',
+  },
+  {
+    limit: 'MAX_LAST_EVENT_ID_CHARS',
+    figure: '128',
+    quote: 'A `Last-Event-ID` that is not 1 to 128 characters of `A-Za-z0-9._~+/=:-`',
+  },
 ];
 
 /** Constants the README states no figure for (docs/threat-model.md covers them). */
@@ -172,6 +201,17 @@ const NOT_IN_README: readonly LimitName[] = [
   'MAX_TRACESTATE_BYTES',
   'MAX_BAGGAGE_MEMBERS',
   'MAX_BAGGAGE_BYTES',
+  // Sessions: the largest value each option accepts (refused by name past it) and internal pacing.
+  'MAX_MAX_SESSIONS',
+  'MAX_IDLE_SESSION_MS',
+  'MAX_MAX_SESSION_REQUESTS',
+  'MAX_MAX_SESSION_STREAMS',
+  'MAX_MAX_STREAM_EVENTS',
+  'MAX_MAX_STREAM_BYTES',
+  'MAX_INPUT_TIMEOUT_MS',
+  'MAX_SSE_RETRY_MS',
+  'MAX_LAPSED_REPLY_IDS',
+  'SESSION_SWEEP_INTERVAL_MS',
 ];
 
 // The README and the topic pages under docs/ (the README links to them): a bound stated on any of them is held.

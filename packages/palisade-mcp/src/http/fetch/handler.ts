@@ -42,6 +42,7 @@ import { checkHost, originAllowed, refusedHostReason, targetDisagrees, targetPat
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from '../http-options.js';
 import { isJsonContentType, readAccept } from '../media.js';
 import { type HttpRefusal, REFUSALS } from '../refusals.js';
+import { SessionHost } from '../sessions/session-host.js';
 import { readStreamBody } from './read-body.js';
 import { fetchAuthorizeRequest, fetchHeaderIndex } from './request.js';
 import { StreamResponse } from './response.js';
@@ -64,12 +65,18 @@ interface Carried {
 
 export function createFetchHandler(server: Server, options: FetchHandlerOptions): FetchHandler {
   const checked = checkHttpOptions(options);
+  const sessions =
+    checked.sessions === undefined
+      ? undefined
+      : new SessionHost(server, checked.sessions, { onFault: checked.onFault, onLog: checked.onLog });
   const cors =
-    checked.cors === undefined ? undefined : corsPolicy(checked.cors, checked.allowedOrigins, server);
+    checked.cors === undefined
+      ? undefined
+      : corsPolicy(checked.cors, checked.allowedOrigins, server, sessions !== undefined);
   return async (request: Request): Promise<Response> => {
     const carried: Carried = { headers: {} };
     try {
-      return await serveFetch(server, checked, cors, carried, request);
+      return await serveFetch(server, checked, cors, sessions, carried, request);
     } catch (cause) {
       // A bug of ours must not become a rejected promise the runtime answers in its own words.
       checked.onFault('the fetch handler failed while answering', cause);
@@ -95,6 +102,7 @@ async function serveFetch(
   server: Server,
   options: CheckedHttpOptions,
   cors: CorsPolicy | undefined,
+  sessions: SessionHost | undefined,
   carried: Carried,
   request: Request,
 ): Promise<Response> {
@@ -149,8 +157,14 @@ async function serveFetch(
     // A body the preflight declares is left unread, as every early refusal leaves it (the runtime's).
     if (verdict.kind === 'answer') return new Response(null, { status: 204, headers: verdict.headers });
   }
-  if (request.method !== 'POST')
-    return refuse(request.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
+  if (request.method !== 'POST') {
+    // With sessions, GET opens or resumes a stream and DELETE ends a session. Without, a GET is
+    // the routine probe for a stream none is offered on (its own rule), anything else a wrong method.
+    if (sessions === undefined)
+      return refuse(request.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
+    if (request.method !== 'GET' && request.method !== 'DELETE')
+      return refuse(REFUSALS.sessionMethod, { allow: 'GET, POST, DELETE' });
+  }
 
   const seen = fetchAuthorizeRequest(request, headers);
   const admission = judgeAuthorize(await runAuthorize(() => options.authorize(seen), deadline), options);
@@ -159,6 +173,28 @@ async function serveFetch(
   if (request.signal.aborted) return gone();
 
   const accept = readAccept(headers);
+  if (request.method !== 'POST') {
+    // A session's GET or DELETE: no body is read, and one declared is refused unread.
+    // Judged by its declaration: a runtime may hand a DELETE an empty body stream (@hono/node-server
+    // does), and a body undeclared is never read.
+    const declared = valuesOf(headers, 'content-length');
+    if (
+      valuesOf(headers, 'transfer-encoding').length > 0 ||
+      declared.length > 1 ||
+      (declared.length === 1 && declared[0] !== '0')
+    )
+      return refuse(REFUSALS.bodilessBody);
+    const sink = sinkWith(carried);
+    const held = {
+      headers,
+      auth: admission.auth,
+      mayStream: accept.eventStream,
+      res: sink as unknown as ServerResponse,
+    };
+    if (request.method === 'GET') (sessions as SessionHost).get(held);
+    else (sessions as SessionHost).delete(held);
+    return watched(sink, request);
+  }
   if (!accept.json) return refuse(REFUSALS.notAcceptable);
   if (!isJsonContentType(headers)) return refuse(REFUSALS.mediaType);
   const length = valuesOf(headers, 'content-length')[0];
@@ -189,16 +225,29 @@ async function serveFetch(
   // Gone while the body was read or judged (a runtime may hand over the bytes it had): not run.
   if (request.signal.aborted) return gone();
 
+  const sink = sinkWith(carried);
+  const admitted = { message: read.message, headers, auth: admission.auth, mayStream: accept.eventStream };
+  // The answer path uses only the members StreamResponse offers (fetch/response.ts).
+  const res = sink as unknown as ServerResponse;
+  if (sessions !== undefined)
+    sessions.post(
+      read.message,
+      { ...admitted, res },
+      { server, ...admitted, reportFault: options.onFault, onLog: options.onLog },
+    );
+  else answerAdmitted(server, options, admitted, res);
+  return watched(sink, request);
+}
+
+/** The response the answer path writes to, with the CORS headers merged into whatever head it writes. */
+function sinkWith(carried: Carried): StreamResponse {
   const sink = new StreamResponse();
-  // Merged into the head whichever answer the core writes: JSON, 202, SSE or a late refusal.
   for (const [name, value] of Object.entries(carried.headers)) sink.setHeader(name, value);
-  answerAdmitted(
-    server,
-    options,
-    { message: read.message, headers, auth: admission.auth, mayStream: accept.eventStream },
-    // The answer path uses only the members StreamResponse offers (fetch/response.ts).
-    sink as unknown as ServerResponse,
-  );
+  return sink;
+}
+
+/** The sink's Response, abandoned when the client goes away. */
+function watched(sink: StreamResponse, request: Request): Promise<Response> {
   // After the answer path listens for 'close', so a client already gone still cancels the request.
   // Stryker disable ConditionalExpression,ObjectLiteral,BooleanLiteral: an AbortSignal dispatches abort once; nothing aborts it between the check above and here
   if (request.signal.aborted) sink.abandon();

@@ -76,6 +76,7 @@ import {
 import { isJsonContentType, readAccept } from '../media.js';
 import { type HttpRefusal, REFUSALS } from '../refusals.js';
 import { writePreflight, writeRefusal } from '../respond.js';
+import { SessionHost } from '../sessions/session-host.js';
 import { answerClientError } from './client-error.js';
 import { turnOf, waitTurn } from './connection-turn.js';
 import { refuseOnSocket } from './raw-refusal.js';
@@ -132,8 +133,14 @@ function pathMatches(url: string | undefined, path: string): boolean {
 
 export function createHttpHandler(server: Server, options: HttpHandlerOptions): HttpHandler {
   const checked = checkHttpOptions(options);
+  const sessions =
+    checked.sessions === undefined
+      ? undefined
+      : new SessionHost(server, checked.sessions, { onFault: checked.onFault, onLog: checked.onLog });
   const cors =
-    checked.cors === undefined ? undefined : corsPolicy(checked.cors, checked.allowedOrigins, server);
+    checked.cors === undefined
+      ? undefined
+      : corsPolicy(checked.cors, checked.allowedOrigins, server, sessions !== undefined);
   const tooDeep = (): void => reportRefusal(checked.onLog, { refusal: REFUSALS.pipelineTooDeep });
   const begin = (req: IncomingMessage, res: ServerResponse, invite: boolean): void => {
     // A bug of ours must not become an uncaught exception, an unhandled rejection or a request
@@ -150,7 +157,7 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
         writeRefusal(res, REFUSALS.headLines);
         return;
       }
-      new NodeExchange(server, checked, cors, req, res, invite).start()?.catch(fail);
+      new NodeExchange(server, checked, cors, sessions, req, res, invite).start()?.catch(fail);
     } catch (cause) {
       // Answered a microtask later, as a rejection would be: what a front already wrote is
       // flushed by then (Node uncorks on the next tick), so a cut does not discard it.
@@ -242,6 +249,7 @@ class NodeExchange {
     readonly server: Server,
     readonly options: CheckedHttpOptions,
     readonly cors: CorsPolicy | undefined,
+    readonly sessions: SessionHost | undefined,
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
     readonly invite: boolean,
@@ -303,8 +311,14 @@ class NodeExchange {
         return writePreflight(res, verdict.headers, bodyDeclared);
       }
     }
-    if (req.method !== 'POST')
-      return this.refuse(req.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
+    if (req.method !== 'POST') {
+      // With sessions, GET opens or resumes a stream and DELETE ends a session. Without, a GET is
+      // the routine probe for a stream none is offered on (its own rule), anything else a wrong method.
+      if (this.sessions === undefined)
+        return this.refuse(req.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
+      if (req.method !== 'GET' && req.method !== 'DELETE')
+        return this.refuse(REFUSALS.sessionMethod, { allow: 'GET, POST, DELETE' });
+    }
 
     const request = authorizeRequest(req);
     this.request = request;
@@ -321,6 +335,7 @@ class NodeExchange {
     this.auth = admission.auth;
 
     const accept = readAccept(headers);
+    if (req.method !== 'POST') return this.bodiless(accept.eventStream);
     if (!accept.json) return this.refuse(REFUSALS.notAcceptable);
     this.mayStream = accept.eventStream;
     if (!isJsonContentType(headers)) return this.refuse(REFUSALS.mediaType);
@@ -348,6 +363,24 @@ class NodeExchange {
     return body instanceof Promise ? body.then((read) => this.received(read)) : this.received(body);
   }
 
+  /** A session's GET or DELETE, admitted: no body is read, and one declared is refused unread. */
+  bodiless(eventStream: boolean): void {
+    const { req, res, headers, http2 } = this;
+    const length = req.headers['content-length'];
+    if (
+      !http2 &&
+      (req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0'))
+    ) {
+      this.refuse(REFUSALS.bodilessBody);
+      return;
+    }
+    if (clientGone(req)) return;
+    const sessions = this.sessions as SessionHost;
+    const request = { headers, auth: this.auth, mayStream: eventStream, res };
+    if (req.method === 'GET') sessions.get(request);
+    else sessions.delete(request);
+  }
+
   /** The body's bytes, then `authorizeBody` and the bounded JSON reader. */
   received(body: BodyRead): void | Promise<void> {
     if (!body.ok) {
@@ -371,11 +404,21 @@ class NodeExchange {
       this.refuse(read.refusal, read.headers, read.reason);
       return;
     }
-    answerAdmitted(
-      this.server,
-      this.options,
-      { message: read.message, headers: this.headers, auth: this.auth, mayStream: this.mayStream },
-      this.res,
-    );
+    const admitted = {
+      message: read.message,
+      headers: this.headers,
+      auth: this.auth,
+      mayStream: this.mayStream,
+    };
+    if (this.sessions !== undefined) {
+      const { onFault, onLog } = this.options;
+      this.sessions.post(
+        read.message,
+        { ...admitted, res: this.res },
+        { server: this.server, ...admitted, reportFault: onFault, onLog },
+      );
+      return;
+    }
+    answerAdmitted(this.server, this.options, admitted, this.res);
   }
 }

@@ -6,7 +6,8 @@
  *   never announces a change does not claim to. They are delivered on a 2026-07-28
  *   `subscriptions/listen` stream (any transport) and on a handshake connection over stdio.
  * - A stateless handshake revision over HTTP has neither: no session outlives a POST and the GET
- *   stream is 405, so nothing could carry a change. Both are advertised `false` there.
+ *   stream is 405, so nothing could carry a change. Both are advertised `false` there. An HTTP
+ *   session (the `sessions` option) carries them on its GET stream, so they follow the host there.
  * - `logging` is advertised on every revision: a handler's `ctx.log` reaches the request's own
  *   stream (2026-07-28: at the level the request's `_meta` names; a handshake revision: at the
  *   level set by `logging/setLevel` on stdio, else the server's `defaultLogLevel`).
@@ -19,11 +20,16 @@ import { shapeCapabilities } from '../revisions/shape.js';
 import type { Server } from '../server-shape.js';
 import { TASKS_EXTENSION } from '../tasks/negotiation.js';
 
-export function capabilities(server: Server, revision: Revision, transport: Transport): JsonObject {
+export function capabilities(
+  server: Server,
+  revision: Revision,
+  transport: Transport,
+  session = false,
+): JsonObject {
   const { catalog } = server;
   const profile = profileOf(revision);
   const declared = server.changes.declared;
-  const delivers = profile.era === 'stateless' || transport === 'stdio';
+  const delivers = profile.era === 'stateless' || transport === 'stdio' || session;
   const advertised: JsonObject = {};
   if (catalog.tools !== undefined)
     advertised['tools'] = { listChanged: delivers && declared.toolsListChanged };

@@ -71,6 +71,7 @@ export function initialize(
   id: RequestId,
   params: Readonly<JsonObject>,
   transport: Transport,
+  session = false,
 ): InitializeOutcome {
   const revision = negotiate(server, transport, params['protocolVersion']);
   if (revision === undefined) {
@@ -105,7 +106,7 @@ export function initialize(
   }
   const body: JsonObject = {
     protocolVersion: revision,
-    capabilities: capabilities(server, revision, transport),
+    capabilities: capabilities(server, revision, transport, session),
     serverInfo: shapeImplementation(profileOf(revision), server.info as unknown as JsonObject),
   };
   if (server.instructions !== undefined) body['instructions'] = server.instructions;

@@ -1,7 +1,8 @@
 /**
  * The three 2025-11-25 methods that change what a connection remembers: `logging/setLevel`,
- * `resources/subscribe` and `resources/unsubscribe`. On stdio the connection is the session, so
- * the new level or subscription set is part of the state the core returns. Over stateless HTTP no
+ * `resources/subscribe` and `resources/unsubscribe`. On stdio the connection is the session, and
+ * over HTTP with the `sessions` option the session is, so the new level or subscription set is
+ * part of the state the core returns (the HTTP layer keeps it in its store). Over stateless HTTP no
  * state outlives a POST: the requests are acknowledged with `{}` and change nothing, which is why
  * `subscribe` is advertised `false` there and a request's log level is the server's
  * `defaultLogLevel` (capabilities.ts).
@@ -49,7 +50,7 @@ export function answerSessionMethod(
   id: RequestId,
   params: Readonly<JsonObject>,
 ): SessionAnswer {
-  const stateful = state.transport === 'stdio';
+  const stateful = state.transport === 'stdio' || state.session === true;
   if (method === 'logging/setLevel') {
     const level = params['level'];
     if (!isLogLevel(level)) return { state, response: invalidParams(id, 'params.level is not a log level') };
@@ -77,7 +78,7 @@ export function answerSessionMethod(
   if (current.size >= MAX_RESOURCE_SUBSCRIPTIONS)
     return {
       state,
-      response: invalidParams(id, `a connection may watch at most ${MAX_RESOURCE_SUBSCRIPTIONS} resources`),
+      response: invalidParams(id, `a session may watch at most ${MAX_RESOURCE_SUBSCRIPTIONS} resources`),
     };
   const next = new Set(current);
   next.add(uri);

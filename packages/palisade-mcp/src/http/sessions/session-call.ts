@@ -1,0 +1,193 @@
+/**
+ * One request running on a session, and what the core borrows for it (`ExchangeIO`). Unlike a
+ * stateless answer, its stream is resumable (every event kept under an id before it is written),
+ * the client may cancel it by id (`notifications/cancelled`), a disconnect is not a cancel (the
+ * handler runs on and the client resumes), and its handler may ask the client (`ask`): each input
+ * request becomes a JSON-RPC request on this request's stream, and the client's reply, POSTed on
+ * the session, comes back through the relay.
+ */
+import type { ServerResponse } from 'node:http';
+import { type AnswerStage, type ExchangeIO, handleMessage } from '../../protocol/core.js';
+import { internalError } from '../../protocol/errors.js';
+import type { InputAnswers, InputRequiredValue } from '../../protocol/input-required.js';
+import type { ConnectionState } from '../../protocol/state.js';
+import type { Server } from '../../server.js';
+import { askRound } from '../../sessions/ask-round.js';
+import type { PendingReply } from '../../sessions/contracts.js';
+import { encodeMessage } from '../../wire/encode.js';
+import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../../wire/jsonrpc.js';
+import { statusOf, writeEmpty, writeJson } from '../respond.js';
+import { boundedWriter } from '../sse-writer.js';
+import type { SessionStream } from './session-stream.js';
+
+/** What an answer that cannot be encoded is replaced by: a constant, encoded once. */
+const INTERNAL_ERROR_TEXT = JSON.stringify(internalError(undefined));
+
+/** What a call needs of the session it runs on (session-host.ts). */
+export interface CallSession {
+  readonly id: string;
+  readonly server: Server;
+  readonly inputTimeoutMs: number;
+  readonly pollAfterMs: number | undefined;
+  readonly relay: {
+    wait(session: string, deadline: number): PendingReply | Promise<PendingReply>;
+  };
+  readonly reportFault: (description: string, cause: unknown) => void;
+  /** A stream for this call's SSE answer, registered with the session for resumption. */
+  openStream(): SessionStream;
+  /** The session's GET stream, when it has one connected. */
+  standalone(): SessionStream | undefined;
+  /** The call settled (answered or cancelled): it no longer counts as in flight. */
+  settled(call: SessionCall): void;
+}
+
+export class SessionCall implements ExchangeIO {
+  readonly auth: unknown;
+  readonly reportFault: (description: string, cause: unknown) => void;
+  readonly requestId: RequestId;
+  readonly #session: CallSession;
+  readonly #res: ServerResponse;
+  readonly #mayStream: boolean;
+  /** 2025-11-25: streams open with a priming event and may be released for the client to poll. */
+  readonly #primes: boolean;
+  #controller: AbortController | undefined;
+  #stream: SessionStream | undefined;
+  /** The answer was delivered, or the call cancelled: nothing more is sent for it. */
+  #done = false;
+  /** The client left before any event: a JSON answer can no longer reach it. */
+  #gone = false;
+  #poll: NodeJS.Timeout | undefined;
+
+  constructor(
+    session: CallSession,
+    requestId: RequestId,
+    auth: unknown,
+    res: ServerResponse,
+    mayStream: boolean,
+    primes: boolean,
+  ) {
+    this.#session = session;
+    this.requestId = requestId;
+    this.auth = auth;
+    this.reportFault = session.reportFault;
+    this.#res = res;
+    this.#mayStream = mayStream;
+    this.#primes = primes;
+  }
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  /** Runs the core on `message` in `state`; answers the state the core returned. */
+  run(state: ConnectionState, message: Record<string, unknown>): ConnectionState {
+    const res = this.#res;
+    res.once('close', () => {
+      // 2025-11-25: a disconnect is not a cancel. The handler runs on; a stream keeps its events.
+      if (!res.writableFinished && this.#stream === undefined) this.#gone = true;
+    });
+    const pollAfter = this.#session.pollAfterMs;
+    if (this.#primes && this.#mayStream && pollAfter !== undefined) {
+      this.#poll = setTimeout(() => {
+        if (this.#done) return;
+        // Held long enough: the stream is primed (so it can be resumed) and its connection
+        // closed; the client waits `retry` and polls with a GET and Last-Event-ID.
+        this.#streamOf().release();
+      }, pollAfter);
+      this.#poll.unref();
+    }
+    const exchange = handleMessage(this.#session.server, state, message, this);
+    void exchange.response.then((response) => this.#deliver(response, exchange.stage));
+    return exchange.state;
+  }
+
+  #streamOf(): SessionStream {
+    if (this.#stream === undefined) {
+      this.#stream = this.#session.openStream();
+      this.#stream.attach(this.#res, this.#primes);
+    }
+    return this.#stream;
+  }
+
+  emit(notification: JsonRpcNotification): void {
+    if (this.#done) return;
+    const encoded = encodeMessage(notification);
+    if (!encoded.ok) {
+      this.reportFault(`a notification could not be serialized: ${encoded.reason}`, undefined);
+      return;
+    }
+    // A POST that cannot take a stream hears its notifications on the session's GET stream.
+    if (this.#mayStream) this.#streamOf().send(encoded.text);
+    else this.#session.standalone()?.send(encoded.text);
+  }
+
+  async ask(requests: InputRequiredValue['requests']): Promise<InputAnswers> {
+    const through = this.#mayStream ? this.#streamOf() : this.#session.standalone();
+    if (through === undefined)
+      return {
+        responses: {},
+        unanswered:
+          'nothing can carry a request to the client: the POST does not accept text/event-stream and the session has no GET stream open',
+      };
+    return askRound(requests, {
+      session: this.#session.id,
+      relay: this.#session.relay,
+      timeoutMs: this.#session.inputTimeoutMs,
+      signal: this.signal,
+      send: (text) => through.send(text),
+    });
+  }
+
+  /**
+   * `notifications/cancelled` named this request (or its session ended): its signal fires and
+   * nothing more is sent for it, its answer included. A stream already open ends without one; a
+   * POST not yet answered gets an empty stream (or 204 when it cannot take one).
+   */
+  cancel(): void {
+    if (this.#done) return;
+    this.#stop();
+    this.#controller ??= new AbortController();
+    this.#controller.abort();
+    if (this.#stream !== undefined) this.#stream.end();
+    else if (!this.#gone && !this.#res.headersSent) {
+      if (this.#mayStream) {
+        const writer = boundedWriter(this.#res, () => {});
+        writer.begin();
+        writer.end();
+      } else writeEmpty(this.#res, 204);
+    }
+    this.#session.settled(this);
+  }
+
+  #stop(): void {
+    this.#done = true;
+    if (this.#poll !== undefined) clearTimeout(this.#poll);
+  }
+
+  #deliver(response: JsonRpcResponse | undefined, stage: AnswerStage): void {
+    if (this.#done) return;
+    this.#stop();
+    this.#write(response, stage);
+    this.#session.settled(this);
+  }
+
+  #write(response: JsonRpcResponse | undefined, stage: AnswerStage): void {
+    // A request always has a response; undefined would be a core bug, answered as a fault.
+    const answer = response ?? internalError(this.requestId);
+    let encoded = encodeMessage(answer);
+    if (!encoded.ok) {
+      this.reportFault(`a response could not be serialized: ${encoded.reason}`, undefined);
+      encoded = encodeMessage(internalError('id' in answer ? answer.id : undefined));
+    }
+    const text = encoded.ok ? encoded.text : INTERNAL_ERROR_TEXT;
+    if (this.#stream !== undefined) {
+      this.#stream.send(text, true);
+      return;
+    }
+    if (this.#gone) return;
+    writeJson(this.#res, statusOf(answer, stage), text);
+    const res = this.#res;
+    if (res.writableLength > 0 || !res.writableEnded) boundedWriter(res, () => {}).watchEnd();
+  }
+}

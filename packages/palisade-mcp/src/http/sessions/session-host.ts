@@ -1,0 +1,730 @@
+/**
+ * HTTP sessions (the `sessions` option): one host per handler, over the three stores of
+ * sessions/contracts.ts. Without the option none of this is built and the transport stays
+ * stateless. With it:
+ *
+ * - `initialize` (a POST without Mcp-Session-Id) opens a session and answers its id in
+ *   `Mcp-Session-Id`; past `maxSessions` it is 503 with Retry-After, and no live session is evicted.
+ * - Every later handshake-era message carries the id: missing 400, malformed 400 (checked before
+ *   any lookup, never echoed), unknown, expired, ended or another principal's 404.
+ * - POST runs the message in the session's state (revision, capabilities, level, subscriptions);
+ *   a JSON-RPC response body is the client's reply to a request a handler sent, handed to that
+ *   handler through the relay; `notifications/cancelled` aborts the named request.
+ * - GET opens the session's one standalone stream (a second is 409) where list changes,
+ *   subscribed resource updates and notifications of requests that cannot stream arrive, or with
+ *   `Last-Event-ID` resumes any of its streams from the event store.
+ * - DELETE ends the session: requests in flight are aborted, streams closed, waits ended.
+ *
+ * A 2026-07-28 request (its `_meta` names the revision) is served statelessly as ever: it ignores
+ * the header and never gets a session.
+ */
+import type { ServerResponse } from 'node:http';
+import type { LogLevel } from '../../catalog/types.js';
+import { SESSION_LIMIT_RETRY_AFTER_SECONDS, SESSION_SWEEP_INTERVAL_MS } from '../../limits.js';
+import { isPlainObject } from '../../options.js';
+import type { Change } from '../../protocol/change-hub.js';
+import { handleMessage } from '../../protocol/core.js';
+import { LIST_METHODS, serves } from '../../protocol/methods/listen.js';
+import { type ConnectionState, type LegacySession, sessionState } from '../../protocol/state.js';
+import { LEGACY_REVISION, META_PROTOCOL_VERSION, MODERN_REVISION } from '../../revisions.js';
+import type { Server } from '../../server.js';
+import { looksLikeReply, readClientReply } from '../../sessions/client-reply.js';
+import type {
+  Awaitable,
+  OpenRefusal,
+  SessionChange,
+  SessionRecord,
+  StoredEvent,
+} from '../../sessions/contracts.js';
+import type { CheckedSessions } from '../../sessions/options.js';
+import { principalDigest } from '../../sessions/principal.js';
+import { isSessionIdSyntax, mintSessionId } from '../../sessions/session-id.js';
+import { HEADER_MISMATCH } from '../../wire/codes.js';
+import { encodeMessage } from '../../wire/encode.js';
+import { classify, type JsonRpcNotification, type RequestId } from '../../wire/jsonrpc.js';
+import { type AnswerInput, answer } from '../answer.js';
+import { reportRefusal } from '../exchange-steps.js';
+import {
+  checkCarriedHeaders,
+  type HeaderIndex,
+  type ModernHeaderInput,
+  PROTOCOL_VERSION_LOWER,
+  readVersionHeader,
+  trimOws,
+  valuesOf,
+} from '../headers/index.js';
+import type { HttpLogEvent } from '../http-options.js';
+import { type HttpRefusal, WRITE_REFUSALS } from '../refusals.js';
+import { statusOf, writeEmpty, writeJson, writeRefusal } from '../respond.js';
+import { boundedWriter } from '../sse-writer.js';
+import { SessionCall } from './session-call.js';
+import { SESSION_REFUSALS } from './session-refusals.js';
+import { SessionStream } from './session-stream.js';
+
+/** The header a session id travels in, both ways (lower case: HTTP names are case-insensitive). */
+export const SESSION_HEADER = 'mcp-session-id';
+const LAST_EVENT_ID = 'last-event-id';
+const LAST_EVENT_ID_SYNTAX = /^[A-Za-z0-9._~+/=:-]{1,128}$/;
+
+/** What the runtime's handler settled about one request before the session takes it. */
+export interface SessionRequest {
+  readonly headers: HeaderIndex;
+  readonly auth: unknown;
+  /** The client's Accept admits text/event-stream. */
+  readonly mayStream: boolean;
+  readonly res: ServerResponse;
+}
+
+export interface HostHooks {
+  readonly onFault: (description: string, cause: unknown) => void;
+  readonly onLog: (event: HttpLogEvent) => void;
+}
+
+/** What this process holds of a session beyond its stored record: running calls and open streams. */
+class LiveSession {
+  record: SessionRecord;
+  readonly calls = new Map<string, SessionCall>();
+  /** Streams that may still get events or connections, by their event-store id. */
+  readonly streams = new Map<string, SessionStream>();
+  standalone: SessionStream | undefined;
+
+  constructor(record: SessionRecord) {
+    this.record = record;
+  }
+
+  get active(): boolean {
+    if (this.calls.size > 0 || this.standalone?.connected === true) return true;
+    for (const stream of this.streams.values()) if (stream.connected) return true;
+    return false;
+  }
+}
+
+function namesModernRevision(headers: HeaderIndex): boolean {
+  const named = valuesOf(headers, PROTOCOL_VERSION_LOWER);
+  return named.length === 1 && trimOws(named[0] as string) === MODERN_REVISION;
+}
+
+function callKey(id: RequestId): string {
+  return typeof id === 'number' ? `n${id}` : `s${id}`;
+}
+
+function after<T>(value: Awaitable<T>, next: (value: T) => void, fail: (cause: unknown) => void): void {
+  if (value instanceof Promise) value.then(next, fail);
+  else next(value);
+}
+
+function legacyOf(record: SessionRecord): LegacySession {
+  const legacy: LegacySession = {
+    revision: record.revision,
+    clientCapabilities: record.clientCapabilities,
+    initialized: record.initialized,
+    subscriptions: new Set(record.subscriptions),
+  };
+  return record.logLevel === undefined ? legacy : { ...legacy, logLevel: record.logLevel };
+}
+
+/** What a request changed in its session's state, as the store records it; undefined for nothing. */
+function changeOf(before: LegacySession, after: LegacySession): SessionChange | undefined {
+  const change: { initialized?: boolean; logLevel?: LogLevel; subscriptions?: readonly string[] } = {};
+  let changed = false;
+  if (after.initialized !== before.initialized) {
+    change.initialized = after.initialized;
+    changed = true;
+  }
+  if (after.logLevel !== before.logLevel && after.logLevel !== undefined) {
+    change.logLevel = after.logLevel;
+    changed = true;
+  }
+  if (after.subscriptions !== before.subscriptions) {
+    change.subscriptions = [...(after.subscriptions ?? [])];
+    changed = true;
+  }
+  return changed ? change : undefined;
+}
+
+export class SessionHost {
+  readonly #server: Server;
+  readonly #options: CheckedSessions;
+  readonly #hooks: HostHooks;
+  readonly #live = new Map<string, LiveSession>();
+  #sweeper: NodeJS.Timeout | undefined;
+  #unlisten: (() => void) | undefined;
+
+  constructor(server: Server, options: CheckedSessions, hooks: HostHooks) {
+    this.#server = server;
+    this.#options = options;
+    this.#hooks = hooks;
+  }
+
+  #refuse(res: ServerResponse, refusal: HttpRefusal, headers: Record<string, string> = {}): void {
+    reportRefusal(this.#hooks.onLog, { refusal });
+    writeRefusal(res, refusal, headers);
+  }
+
+  #storeFault(res: ServerResponse): (cause: unknown) => void {
+    return (cause) => {
+      this.#hooks.onFault('the session store failed', cause);
+      this.#refuse(res, SESSION_REFUSALS.storeFault);
+    };
+  }
+
+  // --- admission ------------------------------------------------------------------------------
+
+  /** The session the request's id names, for the principal `authorize` admitted; else refused. */
+  #admit(request: SessionRequest, then: (record: SessionRecord) => void): void {
+    const { headers, res } = request;
+    const values = valuesOf(headers, SESSION_HEADER);
+    if (values.length === 0) {
+      this.#refuse(res, SESSION_REFUSALS.idMissing);
+      return;
+    }
+    if (values.length > 1) {
+      this.#refuse(res, SESSION_REFUSALS.idRepeated);
+      return;
+    }
+    const id = trimOws(values[0] as string);
+    if (!isSessionIdSyntax(id)) {
+      this.#refuse(res, SESSION_REFUSALS.idMalformed);
+      return;
+    }
+    const principal = this.#principal(request);
+    if (principal === undefined) return;
+    const { store, idleTimeoutMs } = this.#options;
+    let opened: Awaitable<SessionRecord | OpenRefusal>;
+    try {
+      opened = store.open(id, principal, Date.now(), idleTimeoutMs);
+    } catch (cause) {
+      this.#storeFault(res)(cause);
+      return;
+    }
+    after(
+      opened,
+      (record) => {
+        if (record === 'unknown') {
+          this.#refuse(res, SESSION_REFUSALS.unknown);
+          return;
+        }
+        if (record === 'other-principal') {
+          this.#refuse(res, SESSION_REFUSALS.otherPrincipal);
+          return;
+        }
+        const live = this.#live.get(record.id);
+        if (live !== undefined) live.record = record;
+        then(record);
+      },
+      this.#storeFault(res),
+    );
+  }
+
+  #principal(request: SessionRequest): string | undefined {
+    try {
+      return principalDigest(this.#options.principal(request.auth));
+    } catch (cause) {
+      this.#hooks.onFault('sessions.principal failed to name the principal', cause);
+      this.#refuse(request.res, SESSION_REFUSALS.principalFault);
+      return undefined;
+    }
+  }
+
+  // --- POST ----------------------------------------------------------------------------------
+
+  post(message: Record<string, unknown>, request: SessionRequest, stateless: AnswerInput): void {
+    const params = message['params'];
+    const meta = isPlainObject(params) ? params['_meta'] : undefined;
+    // 2026-07-28 is stateless: its requests ignore Mcp-Session-Id and never get a session.
+    if (
+      (isPlainObject(meta) && Object.hasOwn(meta, META_PROTOCOL_VERSION)) ||
+      (valuesOf(request.headers, SESSION_HEADER).length === 0 && namesModernRevision(request.headers))
+    ) {
+      // A body naming 2026-07-28 only in its header is refused by the core as on the stateless
+      // path (its `_meta` is missing), not told to send a session id it must never send.
+      answer(stateless, request.res);
+      return;
+    }
+    if (looksLikeReply(message)) {
+      this.#reply(message, request);
+      return;
+    }
+    const sorted = classify(message);
+    // A message no session could run: the core refuses it, as on the stateless path.
+    if (sorted.kind === 'refused') {
+      answer(stateless, request.res);
+      return;
+    }
+    if (sorted.kind === 'request' && sorted.message.method === 'initialize') {
+      if (valuesOf(request.headers, SESSION_HEADER).length > 0)
+        this.#refuse(request.res, SESSION_REFUSALS.initializeWithId);
+      else this.#initialize(message, request);
+      return;
+    }
+    this.#admit(request, (record) => this.#run(record, message, sorted.kind === 'request', request));
+  }
+
+  #initialize(message: Record<string, unknown>, request: SessionRequest): void {
+    const { res } = request;
+    const { store, maxSessions } = this.#options;
+    const principal = this.#principal(request);
+    if (principal === undefined) return;
+    const limitHeaders = { 'retry-after': String(SESSION_LIMIT_RETRY_AFTER_SECONDS) };
+    let size: Awaitable<number>;
+    try {
+      size = store.size();
+    } catch (cause) {
+      this.#storeFault(res)(cause);
+      return;
+    }
+    after(
+      size,
+      (count) => {
+        // Refused before the core runs: a flood past the limit costs a lookup, not a handshake.
+        if (count >= maxSessions) {
+          this.#refuse(res, SESSION_REFUSALS.limit, limitHeaders);
+          return;
+        }
+        const exchange = handleMessage(this.#server, sessionState(undefined), message, NO_IO);
+        void exchange.response.then((response) => {
+          const legacy = exchange.state.legacy;
+          if (response === undefined || 'error' in response || legacy === undefined) {
+            const text = JSON.stringify(response);
+            writeJson(res, statusOf(response, exchange.stage), text);
+            return;
+          }
+          const record: SessionRecord = {
+            id: mintSessionId(),
+            principal,
+            revision: legacy.revision,
+            clientCapabilities: legacy.clientCapabilities,
+            initialized: false,
+            subscriptions: [],
+            lastSeen: Date.now(),
+          };
+          const encoded = encodeMessage(response);
+          let created: Awaitable<boolean>;
+          try {
+            created = store.create(record, maxSessions);
+          } catch (cause) {
+            this.#storeFault(res)(cause);
+            return;
+          }
+          after(
+            created,
+            (ok) => {
+              if (!ok) {
+                this.#refuse(res, SESSION_REFUSALS.limit, limitHeaders);
+                return;
+              }
+              this.#startSweeper();
+              const text = encoded.ok ? encoded.text : JSON.stringify(response);
+              writeJson(res, 200, text, { [SESSION_HEADER]: record.id });
+            },
+            this.#storeFault(res),
+          );
+        });
+      },
+      this.#storeFault(res),
+    );
+  }
+
+  /** A handshake-era message on its session: the headers held to it, then the core in its state. */
+  #run(
+    record: SessionRecord,
+    message: Record<string, unknown>,
+    isRequest: boolean,
+    request: SessionRequest,
+  ): void {
+    const { res, headers } = request;
+    const version = readVersionHeader(headers);
+    if (!version.ok) {
+      this.#refuse(res, SESSION_REFUSALS.versionNotNegotiated);
+      return;
+    }
+    // Without the header the session's own revision applies (the transport text's "other way").
+    if (version.version !== undefined && version.version !== record.revision) {
+      this.#refuse(res, SESSION_REFUSALS.versionNotNegotiated);
+      return;
+    }
+    const carried = checkCarriedHeaders(this.#headerInput(message, headers));
+    if (!carried.ok) {
+      const refusal: HttpRefusal = {
+        rule: 'header-mismatch',
+        status: 400,
+        code: HEADER_MISMATCH,
+        message: carried.message,
+        early: false,
+      };
+      this.#refuse(res, refusal);
+      return;
+    }
+    const legacy = legacyOf(record);
+    const state = sessionState(legacy);
+    if (!isRequest) {
+      this.#notification(record, legacy, state, message, res);
+      return;
+    }
+
+    const id = message['id'] as RequestId;
+    const live = this.#liveOf(record);
+    const key = callKey(id);
+    if (live.calls.has(key)) {
+      this.#refuse(res, SESSION_REFUSALS.idInFlight);
+      return;
+    }
+    if (live.calls.size >= this.#options.maxRequestsInFlight) {
+      this.#refuse(res, SESSION_REFUSALS.requestsInFlight, { 'retry-after': '1' });
+      return;
+    }
+    const call = new SessionCall(
+      this.#callSession(live),
+      id,
+      request.auth,
+      res,
+      request.mayStream,
+      record.revision === LEGACY_REVISION,
+    );
+    live.calls.set(key, call);
+    const undoCancel = this.#options.relay.onCancel(record.id, id, () => call.cancel());
+    cancelUndo.set(call, undoCancel);
+    const next = call.run(state, message);
+    this.#persist(record, legacy, next);
+  }
+
+  #notification(
+    record: SessionRecord,
+    legacy: LegacySession,
+    state: ConnectionState,
+    message: Record<string, unknown>,
+    res: ServerResponse,
+  ): void {
+    const exchange = handleMessage(this.#server, state, message, NO_IO);
+    if (exchange.cancels !== undefined) {
+      try {
+        void this.#options.relay.cancel(record.id, exchange.cancels);
+      } catch (cause) {
+        this.#hooks.onFault('the session relay failed to carry a cancel', cause);
+      }
+    }
+    this.#persist(record, legacy, exchange.state);
+    writeEmpty(res, 202);
+  }
+
+  #persist(record: SessionRecord, before: LegacySession, next: ConnectionState): void {
+    const nextLegacy = next.legacy;
+    if (nextLegacy === undefined || nextLegacy === before) return;
+    const change = changeOf(before, nextLegacy);
+    if (change === undefined) return;
+    const updated: SessionRecord = { ...record, ...change };
+    const live = this.#live.get(record.id);
+    if (live !== undefined) live.record = updated;
+    try {
+      const stored = this.#options.store.update(record.id, change);
+      if (stored instanceof Promise)
+        stored.catch((cause) => this.#hooks.onFault('the session store failed to record a change', cause));
+    } catch (cause) {
+      this.#hooks.onFault('the session store failed to record a change', cause);
+    }
+  }
+
+  #headerInput(message: Record<string, unknown>, headers: HeaderIndex): ModernHeaderInput {
+    const method = message['method'] as string;
+    const params = isPlainObject(message['params']) ? message['params'] : undefined;
+    const name = params?.['name'];
+    return {
+      headers,
+      message: { method, params, isNotification: !Object.hasOwn(message, 'id') },
+      headerFields:
+        method === 'tools/call' && typeof name === 'string'
+          ? this.#server.catalog.tools?.get(name)?.headerFields
+          : undefined,
+    };
+  }
+
+  /** A JSON-RPC response POSTed on a session: the client's reply to a request a handler sent. */
+  #reply(message: Record<string, unknown>, request: SessionRequest): void {
+    const { res } = request;
+    const reply = readClientReply(message);
+    if (reply === undefined) {
+      this.#refuse(res, SESSION_REFUSALS.replyMalformed);
+      return;
+    }
+    this.#admit(request, (record) => {
+      let delivered: ReturnType<CheckedSessions['relay']['deliver']>;
+      try {
+        delivered = this.#options.relay.deliver(record.id, reply);
+      } catch (cause) {
+        this.#storeFault(res)(cause);
+        return;
+      }
+      after(
+        delivered,
+        (outcome) => {
+          if (outcome === 'delivered') {
+            writeEmpty(res, 202);
+            return;
+          }
+          this.#refuse(res, outcome === 'late' ? SESSION_REFUSALS.replyLate : SESSION_REFUSALS.replyUnknown);
+        },
+        this.#storeFault(res),
+      );
+    });
+  }
+
+  // --- GET -----------------------------------------------------------------------------------
+
+  get(request: SessionRequest): void {
+    const { res, headers } = request;
+    if (!request.mayStream) {
+      this.#refuse(res, SESSION_REFUSALS.getNeedsStream);
+      return;
+    }
+    const lastIds = valuesOf(headers, LAST_EVENT_ID);
+    const lastId = lastIds.length === 1 ? trimOws(lastIds[0] as string) : undefined;
+    if (lastIds.length > 1 || (lastId !== undefined && !LAST_EVENT_ID_SYNTAX.test(lastId))) {
+      this.#refuse(res, SESSION_REFUSALS.lastEventIdMalformed);
+      return;
+    }
+    this.#admit(request, (record) => {
+      if (lastId === undefined) {
+        this.#openStandalone(record, res);
+        return;
+      }
+      this.#resume(record, lastId, res);
+    });
+  }
+
+  #openStandalone(record: SessionRecord, res: ServerResponse): void {
+    const live = this.#liveOf(record);
+    if (live.standalone?.connected === true) {
+      this.#refuse(res, SESSION_REFUSALS.standaloneOpen);
+      return;
+    }
+    if (live.standalone === undefined) {
+      live.standalone = this.#newStream(live);
+      this.#listenForChanges();
+    }
+    live.standalone.attach(res, record.revision === LEGACY_REVISION);
+    res.once('close', () => this.#release(live));
+  }
+
+  #resume(record: SessionRecord, lastId: string, res: ServerResponse): void {
+    const { events } = this.#options;
+    const first = events.replay(record.id, lastId);
+    after(
+      first,
+      (replay) => {
+        if (replay === 'unknown') {
+          this.#refuse(res, SESSION_REFUSALS.lastEventIdUnknown);
+          return;
+        }
+        if (replay === 'evicted') {
+          this.#refuse(res, SESSION_REFUSALS.lastEventIdEvicted);
+          return;
+        }
+        const live = this.#live.get(record.id);
+        const stream =
+          live?.standalone?.storeId === replay.stream ? live.standalone : live?.streams.get(replay.stream);
+        if (stream === undefined || live === undefined) {
+          this.#replayEnded(replay.events, res);
+          return;
+        }
+        // Read again inside the stream's order, so nothing appended meanwhile is missed or doubled.
+        stream.resume(res, () => {
+          const again = events.replay(record.id, lastId);
+          const pick = (read: Exclude<typeof again, Promise<unknown>>): readonly StoredEvent[] | undefined =>
+            typeof read === 'string' ? undefined : read.events;
+          return again instanceof Promise ? again.then(pick) : pick(again);
+        });
+        res.once('close', () => this.#release(live));
+      },
+      this.#storeFault(res),
+    );
+  }
+
+  /** A stream no longer running here: what the store kept, then the end. */
+  #replayEnded(kept: readonly StoredEvent[], res: ServerResponse): void {
+    const writer = boundedWriter(res, (why) => this.#overrun(why));
+    writer.begin();
+    for (const event of kept) {
+      if (event.data === '') writer.frame(`id: ${event.id}\ndata: \n\n`);
+      else writer.event(event.data, event.id);
+    }
+    writer.end();
+  }
+
+  // --- DELETE --------------------------------------------------------------------------------
+
+  delete(request: SessionRequest): void {
+    this.#admit(request, (record) => {
+      this.#end(record.id, true);
+      writeEmpty(request.res, 204);
+    });
+  }
+
+  // --- live sessions -------------------------------------------------------------------------
+
+  #liveOf(record: SessionRecord): LiveSession {
+    let live = this.#live.get(record.id);
+    if (live === undefined) {
+      live = new LiveSession(record);
+      this.#live.set(record.id, live);
+    }
+    return live;
+  }
+
+  /** Forgets what this process holds of a session once nothing of it is running or open here. */
+  #release(live: LiveSession): void {
+    for (const [id, stream] of live.streams) if (stream.ended && !stream.connected) live.streams.delete(id);
+    if (live.calls.size === 0 && live.streams.size === 0 && live.standalone === undefined)
+      this.#live.delete(live.record.id);
+  }
+
+  #newStream(live: LiveSession): SessionStream {
+    const { events, limits, retryMs } = this.#options;
+    const stream = new SessionStream(live.record.id, {
+      events,
+      limits,
+      retryMs,
+      fault: (description, cause) => this.#hooks.onFault(description, cause),
+      overrun: (why) => this.#overrun(why),
+      full: () => reportRefusal(this.#hooks.onLog, { refusal: SESSION_REFUSALS.streams }),
+      opened: (opened) => {
+        if (opened !== live.standalone && opened.storeId !== undefined)
+          live.streams.set(opened.storeId, opened);
+      },
+    });
+    return stream;
+  }
+
+  #overrun(why: 'queue' | 'events' | 'stall'): void {
+    const refusal =
+      why === 'queue'
+        ? WRITE_REFUSALS.sseQueueFull
+        : why === 'events'
+          ? WRITE_REFUSALS.sseEventsQueued
+          : WRITE_REFUSALS.sseDrainTimeout;
+    reportRefusal(this.#hooks.onLog, { refusal });
+  }
+
+  #callSession(live: LiveSession): ConstructorParameters<typeof SessionCall>[0] {
+    const { inputTimeoutMs, pollAfterMs, relay } = this.#options;
+    return {
+      id: live.record.id,
+      server: this.#server,
+      inputTimeoutMs,
+      pollAfterMs,
+      relay,
+      reportFault: this.#hooks.onFault,
+      openStream: () => this.#newStream(live),
+      standalone: () => (live.standalone?.connected === true ? live.standalone : undefined),
+      settled: (call) => {
+        live.calls.delete(callKey(call.requestId));
+        cancelUndo.get(call)?.();
+        this.#release(live);
+      },
+    };
+  }
+
+  /** Ends a session here and in the stores: its calls are aborted, streams closed, waits ended. */
+  #end(id: string, fromStore: boolean): void {
+    const live = this.#live.get(id);
+    this.#live.delete(id);
+    if (live !== undefined) {
+      for (const call of [...live.calls.values()]) call.cancel();
+      live.standalone?.end();
+      for (const stream of live.streams.values()) stream.end();
+    }
+    const { store, relay, events } = this.#options;
+    const settle = (value: Awaitable<unknown>): void => {
+      if (value instanceof Promise)
+        value.catch((cause) => this.#hooks.onFault('a session store failed to end a session', cause));
+    };
+    try {
+      if (fromStore) settle(store.delete(id));
+      settle(relay.endSession(id));
+      settle(events.dropSession(id));
+    } catch (cause) {
+      this.#hooks.onFault('a session store failed to end a session', cause);
+    }
+  }
+
+  // --- changes and expiry --------------------------------------------------------------------
+
+  #listenForChanges(): void {
+    if (this.#unlisten !== undefined) return;
+    this.#unlisten = this.#server.changes.listen((change) => this.#onChange(change));
+  }
+
+  #onChange(change: Change): void {
+    let text: string | undefined;
+    if (change.kind !== 'resourceUpdated') {
+      if (!serves(this.#server.catalog, change.kind)) return;
+      text = JSON.stringify({
+        jsonrpc: '2.0',
+        method: LIST_METHODS[change.kind],
+      } satisfies JsonRpcNotification);
+    }
+    for (const live of this.#live.values()) {
+      const stream = live.standalone;
+      if (stream === undefined || !live.record.initialized) continue;
+      if (change.kind === 'resourceUpdated') {
+        if (!live.record.subscriptions.includes(change.uri)) continue;
+        const note: JsonRpcNotification = {
+          jsonrpc: '2.0',
+          method: 'notifications/resources/updated',
+          params: { uri: change.uri },
+        };
+        const encoded = encodeMessage(note);
+        if (encoded.ok) stream.send(encoded.text);
+        continue;
+      }
+      stream.send(text as string);
+    }
+  }
+
+  #startSweeper(): void {
+    if (this.#sweeper !== undefined) return;
+    const every = Math.max(
+      1,
+      Math.min(SESSION_SWEEP_INTERVAL_MS, Math.floor(this.#options.idleTimeoutMs / 4)),
+    );
+    this.#sweeper = setInterval(() => this.#sweep(), every);
+    this.#sweeper.unref();
+  }
+
+  #sweep(): void {
+    const { store, idleTimeoutMs } = this.#options;
+    const now = Date.now();
+    try {
+      // What is running or open here is activity the store has not seen: it keeps a session alive.
+      for (const live of this.#live.values())
+        if (live.active) void store.open(live.record.id, live.record.principal, now, idleTimeoutMs);
+      after(
+        store.sweep(now, idleTimeoutMs),
+        (ended) => {
+          for (const id of ended) this.#end(id, false);
+        },
+        (cause) => this.#hooks.onFault('the session store failed to sweep', cause),
+      );
+    } catch (cause) {
+      this.#hooks.onFault('the session store failed to sweep', cause);
+    }
+  }
+
+  /** Stops the sweep and change listening and ends every live session's calls and streams. */
+  close(): void {
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+    this.#unlisten?.();
+    this.#unlisten = undefined;
+    for (const id of [...this.#live.keys()]) this.#end(id, false);
+  }
+}
+
+const cancelUndo = new WeakMap<SessionCall, () => void>();
+
+/** What the core borrows for a message that runs no handler (initialize, a notification). */
+const NO_IO = Object.freeze({
+  signal: new AbortController().signal,
+  auth: undefined,
+  emit: () => {},
+  reportFault: () => {},
+});

@@ -1,0 +1,22 @@
+/**
+ * Who a session belongs to. The host's `authorize` admits each request with an `auth` value; the
+ * session keeps a SHA-256 digest of that principal's text (by default the canonical JSON of
+ * `auth`, or what `sessions.principal(auth)` answers), never the value itself, and compares it on
+ * every request. A request admitted as anyone else finds no session.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../protocol/canonical-json.js';
+
+/** The principal text of `auth`: `sessions.principal` when given, else its canonical JSON. */
+export type PrincipalOf = (auth: unknown) => string;
+
+/** Canonical JSON of `auth` (`null` for none); a value JSON cannot carry has no principal text. */
+export function defaultPrincipal(auth: unknown): string {
+  const text = canonicalJson(auth ?? null);
+  if (text === undefined) throw new TypeError('ctx.auth has no canonical JSON: pass sessions.principal');
+  return text;
+}
+
+export function principalDigest(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}

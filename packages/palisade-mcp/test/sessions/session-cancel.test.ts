@@ -1,0 +1,221 @@
+/**
+ * Cancellation on a session, over a real socket: `notifications/cancelled` aborts the named
+ * request's signal and nothing more is sent for it, its answer included; it reaches only that
+ * request of that session. A disconnect is still no cancel (2025-11-25), and ending the session
+ * aborts what runs on it.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  type Answer,
+  type Endpoint,
+  type EndpointOptions,
+  type EventReader,
+  isReader,
+  nodeEndpoint,
+  SessionClient,
+} from '../support/session-peer.js';
+import { newProbe, type Probe, sessionServer } from './session-server.js';
+
+let endpoint: Endpoint | undefined;
+afterEach(async () => {
+  await endpoint?.close();
+  endpoint = undefined;
+});
+
+async function open(options: EndpointOptions = {}, probe: Probe = newProbe()) {
+  endpoint = await nodeEndpoint(sessionServer(probe), options);
+  return { url: endpoint.url, probe };
+}
+
+function reader(value: EventReader | Answer): EventReader {
+  if (!isReader(value)) throw new Error(`expected a stream, got ${value.status} ${value.text}`);
+  return value;
+}
+
+const settle = (ms = 100): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('notifications/cancelled on a session', () => {
+  test("fires the named request's signal, and its stream ends with no answer", {
+    tags: ['threat-model'],
+  }, async () => {
+    const probe = newProbe();
+    const { url } = await open({}, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const call = reader(
+      await client.postStream(
+        client.message('tools/call', { name: 'hold', arguments: { tag: 'c', say: true } }, 21),
+      ),
+    );
+    await call.next();
+    await call.next();
+    const cancelled = await client.notify('notifications/cancelled', { requestId: 21, reason: 'user' });
+    expect(cancelled.status).toBe(202);
+    const rest = await call.rest();
+    expect(rest).toEqual([]);
+    expect(probe.aborted).toEqual(['c']);
+  });
+
+  test('answers a POST not yet streaming with an empty stream, never the result', async () => {
+    const probe = newProbe();
+    const { url } = await open({}, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const pending = client
+      .request('tools/call', { name: 'hold', arguments: { tag: 'q' } }, {})
+      .then((answer) => answer);
+    const id = 2; // open() used 1; the hold is the next request
+    await probe.started('q');
+    await client.notify('notifications/cancelled', { requestId: id });
+    const answer = await pending;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/event-stream');
+    expect(answer.events).toEqual([]);
+    expect(probe.aborted).toEqual(['q']);
+  });
+
+  test('answers a JSON-only POST with 204 and no body', async () => {
+    const probe = newProbe();
+    const { url } = await open({}, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const pending = client.request(
+      'tools/call',
+      { name: 'hold', arguments: { tag: 'j' } },
+      { accept: 'application/json' },
+    );
+    await probe.started('j');
+    await client.notify('notifications/cancelled', { requestId: 2 });
+    const answer = await pending;
+    expect(answer.status).toBe(204);
+    expect(answer.text).toBe('');
+  });
+
+  test('reaches only the request it names: another of the session runs on', async () => {
+    const probe = newProbe();
+    const { url } = await open({}, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const first = client.post(client.message('tools/call', { name: 'hold', arguments: { tag: 'one' } }, 'a'));
+    const second = client.post(
+      client.message('tools/call', { name: 'hold', arguments: { tag: 'two' } }, 'b'),
+    );
+    await probe.started('one');
+    await probe.started('two');
+    await client.notify('notifications/cancelled', { requestId: 'a' });
+    await first;
+    expect(probe.aborted).toEqual(['one']);
+    probe.held.get('two')?.();
+    expect((await second).json).toMatchObject({ id: 'b', result: { content: [{ text: 'released two' }] } });
+  });
+
+  test('reaches no request of another session, even one with the same id', {
+    tags: ['threat-model'],
+  }, async () => {
+    const probe = newProbe();
+    const { url } = await open({}, probe);
+    const victim = new SessionClient(url);
+    const attacker = new SessionClient(url);
+    await victim.open();
+    await attacker.open();
+    const call = victim.post(victim.message('tools/call', { name: 'hold', arguments: { tag: 'v' } }, 7));
+    await probe.started('v');
+    expect((await attacker.notify('notifications/cancelled', { requestId: 7 })).status).toBe(202);
+    await settle();
+    expect(probe.aborted).toEqual([]);
+    probe.held.get('v')?.();
+    expect((await call).json).toMatchObject({ id: 7, result: { content: [{ text: 'released v' }] } });
+  });
+
+  test('naming a number does not cancel the request whose id is that string', async () => {
+    const probe = newProbe();
+    const { url } = await open({}, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const call = client.post(client.message('tools/call', { name: 'hold', arguments: { tag: 's' } }, '5'));
+    await probe.started('s');
+    await client.notify('notifications/cancelled', { requestId: 5 });
+    await settle();
+    expect(probe.aborted).toEqual([]);
+    probe.held.get('s')?.();
+    await call;
+  });
+
+  test('an unknown or finished id is ignored, 202', async () => {
+    const { url } = await open();
+    const client = new SessionClient(url);
+    await client.open();
+    await client.request('tools/list');
+    expect((await client.notify('notifications/cancelled', { requestId: 1 })).status).toBe(202);
+    expect((await client.notify('notifications/cancelled', { requestId: 999 })).status).toBe(202);
+    expect((await client.request('tools/list')).status).toBe(200);
+  });
+});
+
+describe('what is not a cancel, and what ends everything', () => {
+  test('a client leaving the stream is no cancel: the handler runs on', {
+    tags: ['threat-model'],
+  }, async () => {
+    const probe = newProbe();
+    const { url } = await open({}, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const call = reader(
+      await client.postStream(
+        client.message('tools/call', { name: 'hold', arguments: { tag: 'd', say: true } }),
+      ),
+    );
+    await call.next();
+    await call.close();
+    await settle();
+    expect(probe.aborted).toEqual([]);
+    probe.held.get('d')?.();
+  });
+
+  test('DELETE aborts every request running on the session', { tags: ['threat-model'] }, async () => {
+    const probe = newProbe();
+    const { url } = await open({}, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const calls = ['x', 'y'].map((tag) => client.request('tools/call', { name: 'hold', arguments: { tag } }));
+    await probe.started('x');
+    await probe.started('y');
+    expect((await client.delete()).status).toBe(204);
+    await Promise.all(calls);
+    expect([...probe.aborted].sort()).toEqual(['x', 'y']);
+  });
+
+  test('a session expiring aborts nothing still running: a request in flight keeps it alive', async () => {
+    const probe = newProbe();
+    const { url } = await open({ sessions: { idleTimeoutMs: 1_000 } }, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const call = client.request('tools/call', { name: 'hold', arguments: { tag: 'long' } });
+    await probe.started('long');
+    await settle(2_000);
+    expect(probe.aborted).toEqual([]);
+    probe.held.get('long')?.();
+    expect((await call).json).toMatchObject({ result: { content: [{ text: 'released long' }] } });
+    expect((await client.request('tools/list')).status).toBe(200);
+  });
+});
+
+describe('without sessions (stateless 2025-11-25 over HTTP)', () => {
+  test('notifications/cancelled is 202 and the handler runs on to its answer: nothing links the two POSTs', {
+    tags: ['threat-model'],
+  }, async () => {
+    const probe = newProbe();
+    const { url } = await open({ sessions: undefined }, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    expect(client.sessionId).toBeUndefined();
+    const call = client.request('tools/call', { name: 'hold', arguments: { tag: 'stateless' } });
+    await probe.started('stateless');
+    const cancelled = await client.notify('notifications/cancelled', { requestId: 2 });
+    expect(cancelled.status).toBe(202);
+    await settle();
+    expect(probe.aborted).toEqual([]);
+    probe.held.get('stateless')?.();
+    expect((await call).json).toMatchObject({ result: { content: [{ text: 'released stateless' }] } });
+  });
+});
