@@ -12,6 +12,11 @@ export {
   type ToolArgs,
   type TypedToolDefinition,
 } from './catalog/define-tool.js';
+export {
+  isTerminalStatus,
+  MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+} from './catalog/memory-task-store.js';
 export type { StandardJSONSchemaV1 } from './catalog/standard-schema.js';
 export type {
   TaskChange,
@@ -72,12 +77,35 @@ export {
   MAX_REQUEST_STATE_TTL_MS,
   MAX_RUNNING_TASKS,
   MAX_TASK_ID_CHARS,
+  MAX_TASK_TTL_MS,
   MAX_TRACESTATE_BYTES,
   MAX_TRACESTATE_MEMBERS,
 } from './limits.js';
+export { type BusEvent, type BusListener, type ChangeBus, MemoryChangeBus } from './protocol/change-bus.js';
+export type { Change, ChangeKind } from './protocol/change-hub.js';
 export type { CacheKey } from './protocol/server-shape.js';
 export { LEGACY_REVISION, MODERN_REVISION, type Revision } from './revisions.js';
 export { type CatalogNames, catalogNames, createServer, type Server, type ServerInfo } from './server.js';
+export type {
+  Awaitable,
+  ClientReply,
+  Delivery,
+  EventStore,
+  OpenRefusal,
+  PendingReply,
+  Replay,
+  ReplayRefusal,
+  SessionChange,
+  SessionRecord,
+  SessionRelay,
+  SessionStore,
+  StoredEvent,
+  StreamLimits,
+  WaitEnd,
+} from './sessions/contracts.js';
+export { MemoryEventStore } from './sessions/memory-event-store.js';
+export { MemoryRelay } from './sessions/memory-relay.js';
+export { MemorySessionStore } from './sessions/memory-session-store.js';
 export {
   DISPATCH_CHANNEL_NAME,
   HTTP_REFUSAL_CHANNEL,
