@@ -73,18 +73,26 @@ export class PostgresChangeBus implements ChangeBus {
   subscribe(listener: BusListener): () => void {
     const own: BusListener = (event) => listener(event);
     this.#subscribers.add(own);
-    if (this.#listening === undefined) {
-      this.#listener.onLost(() => this.#lose());
-      this.#listening = this.#listener.on(this.#channel, (payload) => this.#heard(payload));
-    }
+    void this.#start().catch(() => undefined);
     return () => {
       this.#subscribers.delete(own);
     };
   }
 
-  /** Resolves once this process LISTENs (for callers that must not miss the next change). */
+  #start(): Promise<unknown> {
+    if (this.#listening === undefined) {
+      this.#listener.onLost(() => this.#lose());
+      this.#listening = this.#listener.on(this.#channel, (payload) => this.#heard(payload));
+    }
+    return this.#listening;
+  }
+
+  /**
+   * Starts LISTENing now and resolves once it does: a process that serves only after this cannot
+   * acknowledge a listen stream before it would hear the changes the stream asked for.
+   */
   async ready(): Promise<void> {
-    await this.#listening;
+    await this.#start();
   }
 
   #tell(event: BusEvent): void {

@@ -9,7 +9,7 @@ import type { Authorize } from 'palisade-mcp/http';
 import { admitWhileReachable } from './admit.js';
 import { PostgresChangeBus } from './change-bus.js';
 import { Database } from './database.js';
-import { invalidOption } from './errors.js';
+import { invalidOption, unavailable } from './errors.js';
 import { PostgresEventStore } from './event-store.js';
 import { Listener } from './listener.js';
 import { migrate as applyMigrations } from './migrations.js';
@@ -66,6 +66,12 @@ export interface Postgres {
   readonly reachable: boolean;
   /** An `authorize` that answers 503 `postgres-unavailable` while the database is unreachable, else defers to `next`. */
   admit(next?: Authorize): Authorize;
+  /**
+   * Resolves once the database answered (its schema migrated, unless `migrate: false`) and this
+   * process LISTENs for changes, replies and cancels. Await it before serving: a listen stream
+   * acknowledged earlier could miss a change made meanwhile. Rejects PALISADE_PG_UNAVAILABLE.
+   */
+  ready(): Promise<void>;
   /** Applies the schema's migrations now; answers the names applied. */
   migrate(): Promise<readonly string[]>;
   /** This process's LISTEN connection name (pg_stat_activity.application_name). */
@@ -119,8 +125,10 @@ export function createPostgres(options: PostgresOptions): Postgres {
   const origin = randomBytes(8).toString('hex');
   const listener = new Listener(db, `palisade-listen-${origin}`);
   const maxPending = integer(options.maxPendingChanges, 'maxPendingChanges', 1_024, 1, 1_000_000);
+  const bus = new PostgresChangeBus(db, listener, maxPending);
+  const relay = new PostgresRelay(db, listener, origin);
   return {
-    bus: new PostgresChangeBus(db, listener, maxPending),
+    bus,
     tasks: new PostgresTaskStore(
       db,
       integer(options.taskTtlMs, 'taskTtlMs', 3_600_000, 1, 2_592_000_000),
@@ -128,12 +136,17 @@ export function createPostgres(options: PostgresOptions): Postgres {
     ),
     sessions: new PostgresSessionStore(db),
     events: new PostgresEventStore(db),
-    relay: new PostgresRelay(db, listener, origin),
+    relay,
     get reachable() {
       return db.reachable;
     },
     admit: (next) => admitWhileReachable(db, next),
     migrate: () => applyMigrations(db.pool, schema),
+    ready: async () => {
+      await db.query('SELECT 1');
+      await Promise.all([bus.ready(), relay.ready()]);
+      if (!db.reachable) throw unavailable();
+    },
     listenerName: listener.applicationName,
     close: async () => {
       await listener.close();

@@ -56,6 +56,11 @@ export class PostgresRelay implements SessionRelay {
     return this.#listening;
   }
 
+  /** Starts LISTENing for replies and cancels now; resolves once it does. */
+  async ready(): Promise<void> {
+    await this.#listen();
+  }
+
   #heard(payload: string): void {
     let message: unknown;
     try {
