@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -62,12 +63,14 @@ export async function startPostgres(): Promise<RunningPostgres> {
   const port = await freePort();
   const password = randomBytes(12).toString('hex');
   const quiet = (): void => undefined;
+  const databaseDir = join(tmpdir(), `palisade-pg-${randomBytes(6).toString('hex')}`);
   const server = new EmbeddedPostgres({
-    databaseDir: join(tmpdir(), `palisade-pg-${randomBytes(6).toString('hex')}`),
+    databaseDir,
     port,
     user: 'postgres',
     password,
-    persistent: false,
+    // Kept across stop() so a test can restart the same database; destroy() removes it.
+    persistent: true,
     createPostgresUser: true,
     initdbFlags: ['--no-sync', '--encoding=UTF8'],
     postgresFlags: [
@@ -94,6 +97,9 @@ export async function startPostgres(): Promise<RunningPostgres> {
     port,
     stop: () => server.stop(),
     start: () => server.start(),
-    destroy: () => server.stop(),
+    destroy: async () => {
+      await server.stop();
+      await rm(databaseDir, { recursive: true, force: true });
+    },
   };
 }

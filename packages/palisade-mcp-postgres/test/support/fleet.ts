@@ -22,7 +22,7 @@ export async function spawnServer(
   label: string,
   env: { PG_URL: string; PG_SCHEMA: string; PORT?: string; WORKERS?: string },
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [FIXTURE], {
+  const child = spawn(process.execPath, ['--expose-gc', FIXTURE], {
     env: { ...process.env, ...env, LABEL: label },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
