@@ -1,5 +1,6 @@
 /** The public surface of `palisade-mcp`. Transports live behind their own subpaths (`palisade-mcp/stdio`). */
 
+export type { BusEvent, BusListener, Change, ChangeBus, ChangeKind } from './catalog/changes.js';
 export { definePrompt, type PromptArgs, type TypedPromptDefinition } from './catalog/define-prompt.js';
 export {
   defineResourceTemplate,
@@ -81,8 +82,7 @@ export {
   MAX_TRACESTATE_BYTES,
   MAX_TRACESTATE_MEMBERS,
 } from './limits.js';
-export { type BusEvent, type BusListener, type ChangeBus, MemoryChangeBus } from './protocol/change-bus.js';
-export type { Change, ChangeKind } from './protocol/change-hub.js';
+export { MemoryChangeBus } from './protocol/change-bus.js';
 export type { CacheKey } from './protocol/server-shape.js';
 export { LEGACY_REVISION, MODERN_REVISION, type Revision } from './revisions.js';
 export { type CatalogNames, catalogNames, createServer, type Server, type ServerInfo } from './server.js';

@@ -1,11 +1,11 @@
 /**
- * The in-memory TaskStore: what one process needs to offer tasks with nothing else. Ids are random
- * UUIDs (122 random bits), a task is found only by the principal that created it, and a task past
+ * The in-memory TaskStore: what one process needs to offer tasks with nothing else. Ids are 128
+ * random bits (mintTaskId: an identifier, never a key), a task is found only by the principal that created it, and a task past
  * its TTL is gone on the next lookup. Bounded: past `maxTasks` the oldest task is dropped. Many
  * processes share tasks through a store in a database instead (palisade-mcp-postgres), which
  * passes the same contract suite (test/tasks/task-store-contract.ts).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { invalidOption } from '../errors.js';
 import { MAX_TASK_TTL_MS } from '../limits.js';
 import { isPlainObject, refuseUnknownKeys, requireInteger } from '../options.js';
@@ -31,6 +31,11 @@ export function isTerminalStatus(status: TaskRecord['status']): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 
+/** A new task id: 16 random bytes as base64url. It names a task; the principal check guards it. */
+export function mintTaskId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
 export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, Held>();
   readonly #ttlMs: number;
@@ -51,7 +56,7 @@ export class MemoryTaskStore implements TaskStore {
     const now = Date.now();
     const at = new Date(now).toISOString();
     const task: TaskRecord = {
-      taskId: randomUUID(),
+      taskId: mintTaskId(),
       status: 'working',
       createdAt: at,
       lastUpdatedAt: at,

@@ -3,9 +3,10 @@
  * behind it. Palisade holds no tool of its own; everything here comes from the host and is
  * checked once, when the server is constructed.
  */
-import type { ChangeBus } from '../protocol/change-bus.js';
+
 import type { Revision } from '../revisions.js';
 import type { TraceContext } from '../telemetry/dispatch-channel.js';
+import type { ChangeBus } from './changes.js';
 import type { StandardJSONSchemaV1 } from './standard-schema.js';
 import type { TasksOptions } from './task-store.js';
 

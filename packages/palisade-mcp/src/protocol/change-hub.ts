@@ -7,16 +7,13 @@
  * connection and HTTP session, which decides for itself whether the change concerns it. The hub
  * holds no message, no queue and no client data: a change that finds no listener is gone.
  */
+
+import type { BusEvent, Change, ChangeBus, ChangeKind } from '../catalog/changes.js';
 import { PalisadeError } from '../errors.js';
 import { MAX_OPEN_SUBSCRIPTIONS, MAX_SUBSCRIBED_URI_BYTES } from '../limits.js';
-import { type BusEvent, type ChangeBus, MemoryChangeBus } from './change-bus.js';
+import { MemoryChangeBus } from './change-bus.js';
 
-/** The kinds of change a host may declare it announces, named as the 2026-07-28 listen filter names them. */
-export type ChangeKind = 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged';
-
-export type Change =
-  | { readonly kind: ChangeKind }
-  | { readonly kind: 'resourceUpdated'; readonly uri: string };
+export type { Change, ChangeKind } from '../catalog/changes.js';
 
 export type ChangeListener = (change: Change) => void;
 
