@@ -4,7 +4,7 @@
  * fresh instance gets its own schema, created by the adapter's migrations on first use.
  */
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   eventStoreContract,
   relayContract,
@@ -67,4 +67,32 @@ changeBusContract('postgres', async () => {
       }
     },
   };
+});
+
+describe('migrations', () => {
+  test('the schema is created by the named migration once, however many processes apply it at once', async () => {
+    const schema = 'migrated_once';
+    const fleet = [
+      open(schema, { migrate: false }),
+      open(schema, { migrate: false }),
+      open(schema, { migrate: false }),
+    ];
+    const applied = await Promise.all(fleet.map((one) => one.migrate()));
+    expect(applied.flat()).toEqual(['0001-create-tasks-sessions-events-relay-and-change-payloads']);
+    const admin = new pg.Client(database.url);
+    await admin.connect();
+    try {
+      const rows = await admin.query(`SELECT name FROM ${schema}.schema_migrations`);
+      expect(rows.rows).toEqual([{ name: '0001-create-tasks-sessions-events-relay-and-change-payloads' }]);
+    } finally {
+      await admin.end();
+    }
+  });
+
+  test('with migrate: false nothing is created until the host migrates', async () => {
+    const one = open('not_migrated', { migrate: false });
+    await expect(one.sessions.size()).rejects.toThrow(/does not exist/);
+    await one.migrate();
+    expect(await one.sessions.size()).toBe(0);
+  });
 });
