@@ -38,6 +38,7 @@ import {
 } from './errors.js';
 import { type ContextInput, isLogLevel, openContext } from './handler-context.js';
 import {
+  definedCapabilities,
   type InputAnswers,
   type InputRequiredValue,
   inputUnanswered,
@@ -501,7 +502,7 @@ async function askClient(
   let value = first;
   const ask = io.ask as NonNullable<ExchangeIO['ask']>;
   for (let round = 1; ; round += 1) {
-    const lacked = lackedForInput(value, basis.clientCapabilities);
+    const lacked = lackedForInput(value, definedCapabilities(basis.clientCapabilities, basis.revision));
     if (lacked !== undefined) return missingClientCapability(request.id, lacked);
     const answers = await ask.call(io, value.requests);
     if (io.signal.aborted) return internalError(request.id);

@@ -8,7 +8,7 @@ import type { InputRequest, InputRequestMethod, InputRequired, JsonObject } from
 import { invalidOption, PalisadeError } from '../errors.js';
 import { MAX_INPUT_REQUEST_KEY_CHARS, MAX_INPUT_REQUESTS } from '../limits.js';
 import { isPlainObject, refuseUnknownKeys } from '../options.js';
-import type { Revision } from '../revisions.js';
+import { ALL_REVISIONS, type Revision } from '../revisions.js';
 import { canonicalJson } from './canonical-json.js';
 
 export interface InputRequiredValue {
@@ -112,6 +112,30 @@ export function lackedForInput(value: InputRequiredValue, declared: unknown): Js
     if (missing !== undefined) lacked = mergeCapabilities(lacked ?? {}, missing);
   }
   return lacked;
+}
+
+/**
+ * The client capabilities `declared` that `revision` defines. Elicitation first appears in
+ * 2025-06-18 and its URL mode in 2025-11-25: a client on an older revision that declares them
+ * anyway (the official SDKs do) is not sent a request its revision has no schema for, and the
+ * handler is refused -32021 exactly as if the client had not declared them.
+ */
+export function definedCapabilities(declared: unknown, revision: Revision): unknown {
+  if (!isPlainObject(declared) || !isPlainObject(declared['elicitation'])) return declared;
+  if (olderThan(revision, '2025-06-18')) {
+    const { elicitation: _dropped, ...rest } = declared;
+    return rest;
+  }
+  if (olderThan(revision, '2025-11-25') && Object.hasOwn(declared['elicitation'], 'url')) {
+    const { url: _dropped, ...elicitation } = declared['elicitation'];
+    return { ...declared, elicitation };
+  }
+  return declared;
+}
+
+/** ALL_REVISIONS is newest first. */
+function olderThan(revision: Revision, than: Revision): boolean {
+  return ALL_REVISIONS.indexOf(revision) > ALL_REVISIONS.indexOf(than);
 }
 
 function neededBy(request: InputRequest): JsonObject {

@@ -7,20 +7,28 @@
  * stdout carries protocol messages only. While the transport owns process.stdout, anything else
  * written there (a host's stray `console.log` included) is sent to stderr instead.
  */
-import { MAX_SSE_QUEUED_BYTES, STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
+import {
+  DEFAULT_INPUT_TIMEOUT_MS,
+  MAX_INPUT_TIMEOUT_MS,
+  MAX_SSE_QUEUED_BYTES,
+  STDIO_SHUTDOWN_GRACE_MS,
+} from '../limits.js';
 
 export { STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
 export { STDIO_REFUSAL_CHANNEL } from '../telemetry/channel-names.js';
 
 import type { Readable, Writable } from 'node:stream';
 import { invalidOption } from '../errors.js';
-import { isPlainObject, refuseUnknownKeys, requireFunction } from '../options.js';
+import { isPlainObject, refuseUnknownKeys, requireFunction, requireInteger } from '../options.js';
 import { type Change, missedChanges } from '../protocol/change-hub.js';
 import { type Exchange, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
 import { LIST_METHODS, serves } from '../protocol/methods/listen.js';
 import { type ConnectionState, initialState } from '../protocol/state.js';
 import type { Server } from '../server.js';
+import { askRound } from '../sessions/ask-round.js';
+import { looksLikeReply, readClientReply } from '../sessions/client-reply.js';
+import { MemoryRelay } from '../sessions/memory-relay.js';
 import { guardedHook } from '../telemetry/guarded-hook.js';
 import { checkLogger, faultToLogger, type PalisadeLogger } from '../telemetry/logger.js';
 import { defaultFault } from '../telemetry/transport-log.js';
@@ -46,6 +54,12 @@ export interface StdioOptions {
   /** Where host faults are reported. Default: the `logger`, else one line on stderr. Never sent to the client. */
   readonly onFault?: (description: string, cause: unknown) => void;
   /**
+   * How long a handler waits for the client's answer to a request it sent (`ctx.inputRequired` on
+   * a handshake revision becomes a real sampling, elicitation or roots request), ms. Default
+   * 300,000; then the handler catches PALISADE_ERR_INPUT_UNANSWERED.
+   */
+  readonly inputTimeoutMs?: number;
+  /**
    * A pino-compatible logger (`warn(obj, msg)`, `error(obj, msg)`): refusals this transport
    * answers go to `warn` (`event: 'palisade.refusal'`), host faults to `error` unless `onFault`
    * is given (docs/telemetry.md). Without it, refusals are not logged (the client hears them).
@@ -67,7 +81,9 @@ interface InFlight {
   readonly settled: Promise<void>;
 }
 
-const STDIO_KEYS = ['input', 'output', 'exitOnClose', 'onFault', 'logger'] as const;
+const STDIO_KEYS = ['input', 'output', 'exitOnClose', 'onFault', 'logger', 'inputTimeoutMs'] as const;
+/** The relay's name for this connection's waits: a stdio connection is its own one session. */
+const CONNECTION = 'stdio';
 
 function frameText(text: string, framing: Framing): string {
   return framing === 'line'
@@ -102,6 +118,10 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioHan
   const output = options.output ?? process.stdout;
   const exitOnClose = options.exitOnClose ?? input === process.stdin;
   const logger = checkLogger(options.logger, 'logger');
+  const inputTimeoutMs =
+    options.inputTimeoutMs === undefined
+      ? DEFAULT_INPUT_TIMEOUT_MS
+      : requireInteger(options.inputTimeoutMs, 'inputTimeoutMs', 1, MAX_INPUT_TIMEOUT_MS);
   const onFault: unknown = options.onFault;
   const reportFault = guardedHook(
     'onFault',
@@ -123,6 +143,8 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioHan
 
   const framer = new StdioFramer();
   const inFlight = new Map<RequestId, InFlight>();
+  /** Handlers waiting for the client's answers to the requests they sent it. */
+  const relay = new MemoryRelay();
   let state: ConnectionState = initialState('stdio');
   /** Set once a 2025-11-25 client is initialized: announced changes then reach it directly. */
   let unlistenChanges: (() => void) | undefined;
@@ -158,7 +180,19 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioHan
     }
   }
 
+  /** A request to the client: never dropped for backpressure (each round is bounded), as a response is not. */
+  function writeRequest(text: string, framing: Framing): void {
+    if (closing) return;
+    protocolWrite(frameText(text, framing));
+  }
+
   function dispatch(message: Record<string, unknown>, framing: Framing): void {
+    // The client's answer to a request a handler sent it goes to that handler. One nobody waits
+    // for (never sent, answered already, lapsed) goes to the core, which refuses it as ever.
+    if (looksLikeReply(message)) {
+      const reply = readClientReply(message);
+      if (reply !== undefined && relay.deliver(CONNECTION, reply) === 'delivered') return;
+    }
     const id = typeof message['method'] === 'string' && isValidId(message['id']) ? message['id'] : undefined;
     if (id !== undefined && inFlight.has(id)) {
       // Two requests in flight under one id could not be told apart by a cancel or by the client.
@@ -177,6 +211,14 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioHan
         if (!controller.signal.aborted) write(notification, framing);
       },
       reportFault,
+      ask: (requests) =>
+        askRound(requests, {
+          session: CONNECTION,
+          relay,
+          timeoutMs: inputTimeoutMs,
+          signal: controller.signal,
+          send: (text) => writeRequest(text, framing),
+        }),
     });
     state = exchange.state;
     if (state.legacy?.initialized === true && unlistenChanges === undefined) {
@@ -234,6 +276,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioHan
     shuttingDown = true;
     input.off('data', onData);
     unlistenChanges?.();
+    relay.endSession(CONNECTION);
     const pending = [...inFlight.values()];
     for (const entry of pending) entry.controller.abort();
     let timer: NodeJS.Timeout | undefined;

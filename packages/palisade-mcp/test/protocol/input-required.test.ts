@@ -3,7 +3,7 @@
  * returns `ctx.inputRequired(...)`, the client gets an `input_required` result, retries with
  * `inputResponses` and the `requestState` it was given, and the handler completes.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { hmacSealer, mrtrDefinition } from '../fixtures/mrtr.js';
 import { ALL_CAPABILITIES, type MrtrPeer, mountMrtr } from '../support/mrtr-http.js';
 import { INITIALIZE, modern, type StdioPeer, startStdioServer } from '../support/stdio-peer.js';
@@ -338,40 +338,91 @@ describe('MRTR over stdio', () => {
   });
 });
 
-describe('MRTR on 2025-11-25', () => {
+describe('requests to the client over stdio (2025-11-25)', () => {
   let peer: StdioPeer;
-  beforeAll(async () => {
-    peer = startStdioServer('mrtr');
-    await peer.request(INITIALIZE);
-    peer.sendJson({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  });
-  afterAll(async () => {
+  afterEach(async () => {
     await peer.close();
   });
 
-  test('ctx.inputRequired throws PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE, which a handler can catch to fall back', {
+  async function open(capabilities: Json, extraArgs: readonly string[] = []): Promise<void> {
+    peer = startStdioServer('mrtr', extraArgs);
+    await peer.request({ ...INITIALIZE, params: { ...INITIALIZE.params, capabilities } });
+    peer.sendJson({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  test('ctx.inputRequired sends a real elicitation/create request, and the reply reaches the handler', {
     tags: ['threat-model'],
   }, async () => {
-    const reply = await peer.request({
+    await open({ elicitation: {} });
+    peer.sendJson({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet' } });
+    const request = await peer.nextMessage();
+    expect(request).toEqual({
+      jsonrpc: '2.0',
+      id: expect.any(Number),
+      method: 'elicitation/create',
+      params: { message: 'What is your name?', requestedSchema: NAME_SCHEMA },
+    });
+    const reply = { action: 'accept', content: { name: 'Ada' } };
+    const answer = await peer.request({ jsonrpc: '2.0', id: request['id'], result: reply });
+    expect(answer).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      method: 'tools/call',
-      params: { name: 'dual' },
-    });
-    expect(reply['result']).toEqual({
-      content: [{ type: 'text', text: 'fallback PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE' }],
+      result: {
+        content: [
+          {
+            type: 'text',
+            text: `Hello! ${JSON.stringify({ inputResponses: { user_name: reply }, requestState: { step: 1 } })}`,
+          },
+        ],
+      },
     });
   });
 
-  test('an uncaught ctx.inputRequired is a host fault: -32603 and nothing else', {
+  test('an input request the client did not declare is -32021, and nothing is sent', {
     tags: ['threat-model'],
   }, async () => {
+    await open({ sampling: {} });
     const reply = await peer.request({
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
       params: { name: 'greet' },
     });
-    expect(reply).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error' } });
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      error: {
+        code: -32021,
+        message: 'Missing required client capability',
+        data: { requiredCapabilities: { elicitation: {} } },
+      },
+    });
+  });
+
+  test('a reply for an id nobody waits for is refused as any response from a client, and the connection serves on', {
+    tags: ['threat-model'],
+  }, async () => {
+    await open({ elicitation: {} });
+    const refused = await peer.request({ jsonrpc: '2.0', id: 77, result: { action: 'accept' } });
+    expect(refused).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: expect.any(String) } });
+    const pong = await peer.request({ jsonrpc: '2.0', id: 3, method: 'ping' });
+    expect(pong).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+  });
+
+  test('past inputTimeoutMs the handler catches PALISADE_ERR_INPUT_UNANSWERED, and a late reply is refused', {
+    tags: ['threat-model'],
+  }, async () => {
+    await open({ elicitation: {} }, ['--input-timeout=200']);
+    peer.sendJson({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'dual' } });
+    const request = await peer.nextMessage();
+    expect(request).toMatchObject({ method: 'elicitation/create' });
+    const answer = await peer.nextMessage();
+    expect(answer).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      result: { content: [{ type: 'text', text: 'fallback PALISADE_ERR_INPUT_UNANSWERED' }] },
+    });
+    const late = await peer.request({ jsonrpc: '2.0', id: request['id'], result: { action: 'decline' } });
+    expect(late).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: expect.any(String) } });
   });
 });

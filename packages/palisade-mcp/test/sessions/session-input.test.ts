@@ -125,6 +125,28 @@ describe('a handler asking the client on a 2025-11-25 session', () => {
     expect(probe.rounds).toHaveLength(1);
   });
 
+  test('on a 2025-03-26 session elicitation is -32021 though the client declared it: that revision defines none', async () => {
+    const { url, probe } = await open();
+    const client = new SessionClient(url, '2025-03-26');
+    await client.open({ elicitation: {}, roots: {} });
+    const answer = await client.request('tools/call', { name: 'ask_twice', arguments: {} });
+    expect(answer.json).toMatchObject({
+      error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } },
+    });
+    expect(answer.events.filter((event) => event.message?.['method'] === 'elicitation/create')).toEqual([]);
+    expect(probe.rounds).toHaveLength(1);
+  });
+
+  test('on a 2025-06-18 session URL-mode elicitation is -32021 though the client declared it', async () => {
+    const { url } = await open();
+    const client = new SessionClient(url, '2025-06-18');
+    await client.open({ elicitation: { form: {}, url: {} } });
+    const answer = await client.request('tools/call', { name: 'ask_url', arguments: {} });
+    expect(answer.json).toMatchObject({
+      error: { code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } },
+    });
+  });
+
   test('one handler serves 2026-07-28 unchanged: input_required, then the retry answers as the session did', async () => {
     const { url } = await open();
     const client = new SessionClient(url);
@@ -140,7 +162,7 @@ describe('a handler asking the client on a 2025-11-25 session', () => {
     expect(first.json).toMatchObject({
       result: { resultType: 'input_required', inputRequests: { hi: { method: 'sampling/createMessage' } } },
     });
-    const requestState = (first.json?.['result'] as Record<string, unknown>)['requestState'];
+    const requestState = (first.json?.['result'] as Record<string, unknown> | undefined)?.['requestState'];
     const retry = await client.post(
       client.message('tools/call', {
         name: 'ask',

@@ -120,6 +120,27 @@ export function sessionServer(probe: Probe = newProbe()): Server {
         },
       }),
       defineTool({
+        name: 'ask_url',
+        description: 'Asks the client to open a URL (URL-mode elicitation, 2025-11-25 on).',
+        inputSchema: { type: 'object' },
+        handler: (_args, ctx) =>
+          ctx.inputResponses?.['link'] !== undefined
+            ? text('opened')
+            : ctx.inputRequired({
+                requests: {
+                  link: {
+                    method: 'elicitation/create',
+                    params: {
+                      mode: 'url',
+                      message: 'Open this',
+                      url: 'https://example.com/consent',
+                      elicitationId: 'e-1',
+                    },
+                  },
+                },
+              }),
+      }),
+      defineTool({
         name: 'ask_twice',
         description: 'Asks for a name and roots in one round, then a colour in a second.',
         inputSchema: { type: 'object' },

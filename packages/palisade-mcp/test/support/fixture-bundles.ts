@@ -19,7 +19,8 @@ export type StdioFixture =
   | 'serve-changes'
   | 'serve-telemetry-stdio'
   | 'serve-typed'
-  | 'serve-http-memory';
+  | 'serve-http-memory'
+  | 'serve-session-stdio';
 
 /** The path of the compiled fixture, for `spawn(process.execPath, [path, ...args])`. */
 export function bundledFixture(name: StdioFixture): string {

@@ -31,7 +31,7 @@ describe('stdio options', () => {
     const error = thrownBy(() => serveStdio(basicServer(), { inputs: new PassThrough() } as never));
     expect(error.code).toBe('PALISADE_ERR_UNKNOWN_OPTION');
     expect(error.message).toBe(
-      'unknown option "inputs"; known options: input, output, exitOnClose, onFault, logger',
+      'unknown option "inputs"; known options: input, output, exitOnClose, onFault, logger, inputTimeoutMs',
     );
   });
 });

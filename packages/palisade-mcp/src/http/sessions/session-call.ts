@@ -7,14 +7,13 @@
  * the session, comes back through the relay.
  */
 import type { ServerResponse } from 'node:http';
-import type { JsonObject } from '../../catalog/types.js';
 import { type AnswerStage, type ExchangeIO, handleMessage } from '../../protocol/core.js';
 import { internalError } from '../../protocol/errors.js';
 import type { InputAnswers, InputRequiredValue } from '../../protocol/input-required.js';
 import type { ConnectionState } from '../../protocol/state.js';
 import type { Server } from '../../server.js';
-import { clientRequest } from '../../sessions/client-request.js';
-import type { ClientReply, PendingReply, WaitEnd } from '../../sessions/contracts.js';
+import { askRound } from '../../sessions/ask-round.js';
+import type { PendingReply } from '../../sessions/contracts.js';
 import { encodeMessage } from '../../wire/encode.js';
 import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../../wire/jsonrpc.js';
 import { statusOf, writeEmpty, writeJson } from '../respond.js';
@@ -128,41 +127,13 @@ export class SessionCall implements ExchangeIO {
         unanswered:
           'nothing can carry a request to the client: the POST does not accept text/event-stream and the session has no GET stream open',
       };
-    const keys = Object.keys(requests);
-    const deadline = Date.now() + this.#session.inputTimeoutMs;
-    const pending: PendingReply[] = [];
-    for (const _ of keys) {
-      const waited = this.#session.relay.wait(this.#session.id, deadline);
-      pending.push(waited instanceof Promise ? await waited : waited);
-    }
-    const cancel = (): void => {
-      for (const wait of pending) wait.cancel();
-    };
-    const signal = this.signal;
-    if (signal.aborted) cancel();
-    else signal.addEventListener('abort', cancel, { once: true });
-    keys.forEach((key, index) => {
-      const request = requests[key];
-      const wait = pending[index];
-      if (request === undefined || wait === undefined) return;
-      const encoded = encodeMessage(clientRequest(wait.id, request));
-      if (encoded.ok) through.send(encoded.text);
-      else wait.cancel();
+    return askRound(requests, {
+      session: this.#session.id,
+      relay: this.#session.relay,
+      timeoutMs: this.#session.inputTimeoutMs,
+      signal: this.signal,
+      send: (text) => through.send(text),
     });
-    const replies = await Promise.all(pending.map((wait) => wait.reply));
-    signal.removeEventListener('abort', cancel);
-    const responses: Record<string, JsonObject> = {};
-    let unanswered: string | undefined;
-    keys.forEach((key, index) => {
-      const reply = replies[index] as ClientReply | WaitEnd;
-      if (reply === 'lapsed')
-        unanswered ??= `no answer to ${requests[key]?.method} within ${this.#session.inputTimeoutMs} ms`;
-      else if (reply === 'ended') unanswered ??= 'the session ended';
-      else if ('error' in reply)
-        unanswered ??= `the client answered ${requests[key]?.method} with error ${reply.error.code}`;
-      else responses[key] = reply.result as JsonObject;
-    });
-    return unanswered === undefined ? { responses } : { responses, unanswered };
   }
 
   /**
