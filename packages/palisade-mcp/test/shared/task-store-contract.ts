@@ -7,8 +7,8 @@ import { describe, expect, test } from 'vitest';
 import type { TaskStore } from '../../src/catalog/task-store.js';
 import { MAX_TASK_ID_CHARS } from '../../src/limits.js';
 
-/** The TTL the factory must give its store: long for the suite, short enough to watch expire. */
-export const CONTRACT_TASK_TTL_MS = 400;
+/** The TTL the factory must give its store: long enough for a loaded machine to create and read, short enough to watch expire. */
+export const CONTRACT_TASK_TTL_MS = 2_000;
 
 export function taskStoreContract(name: string, make: () => TaskStore | Promise<TaskStore>): void {
   describe(`${name}: the TaskStore contract`, () => {
