@@ -20,7 +20,14 @@ export interface ServerProcess {
 
 export async function spawnServer(
   label: string,
-  env: { PG_URL: string; PG_SCHEMA: string; PORT?: string; WORKERS?: string },
+  env: {
+    PG_URL?: string;
+    PG_SCHEMA?: string;
+    PORT?: string;
+    WORKERS?: string;
+    MEMORY?: string;
+    MAX_CONNECTIONS?: string;
+  },
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--expose-gc', FIXTURE], {
     env: { ...process.env, ...env, LABEL: label },

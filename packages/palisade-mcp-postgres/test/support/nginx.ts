@@ -35,6 +35,8 @@ export async function deployConfig(): Promise<string> {
 
 export interface RunningNginx {
   readonly port: number;
+  /** The master process. */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -90,6 +92,7 @@ export async function startNginx(binary: string, upstreamPorts: readonly number[
   }
   return {
     port,
+    pid: child.pid as number,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
