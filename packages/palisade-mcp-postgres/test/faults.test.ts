@@ -111,7 +111,8 @@ describe('faults', () => {
 
   test('a NOTIFY storm of 100,000 changes: the listening process stays bounded in memory and keeps serving', async () => {
     const stream = await listen(b.port);
-    const before = Number(toolText(await modern(b.port, 'tools/call', { name: 'memory', arguments: {} })));
+    const before = JSON.parse(toolText(await modern(b.port, 'tools/call', { name: 'memory', arguments: {} })))
+      .rss as number;
     // Distinct payloads (PostgreSQL folds identical notifications of one transaction into one).
     for (let batch = 0; batch < 10; batch += 1)
       await sql(
@@ -121,7 +122,8 @@ describe('faults', () => {
       );
     await stream.until((event) => event['method'] === 'notifications/tools/list_changed');
     // B still answers promptly, and what the storm left behind is bounded.
-    const after = Number(toolText(await modern(b.port, 'tools/call', { name: 'memory', arguments: {} })));
+    const after = JSON.parse(toolText(await modern(b.port, 'tools/call', { name: 'memory', arguments: {} })))
+      .rss as number;
     expect(after - before).toBeLessThan(64 * 1024 * 1024);
     stream.close();
     expect(toolText(await modern(b.port, 'tools/call', { name: 'whoami', arguments: {} }))).toBe(
