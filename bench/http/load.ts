@@ -13,10 +13,13 @@ export interface Window {
   readonly latenciesMs: number[];
 }
 
-/** Runs one window; `expect` is a byte string every 200 answer must contain (checked on the first). */
+/**
+ * Runs one window; `expect` is a byte string every 200 answer must contain (checked on the first).
+ * `bytes` is the request every connection sends, or one request per connection.
+ */
 export async function closedLoop(
   port: number,
-  bytes: Buffer,
+  bytes: Buffer | readonly Buffer[],
   concurrency: number,
   durationMs: number,
   expect: string,
@@ -30,10 +33,11 @@ export async function closedLoop(
   const start = performance.now();
   const stop = start + durationMs;
   await Promise.all(
-    connections.map(async (connection) => {
+    connections.map(async (connection, index) => {
+      const request = Buffer.isBuffer(bytes) ? bytes : (bytes[index] as Buffer);
       while (performance.now() < stop) {
         const sent = performance.now();
-        const response = await connection.request(bytes);
+        const response = await connection.request(request);
         latenciesMs.push(performance.now() - sent);
         if (response.status !== 200) errors++;
         else if (!checked) {

@@ -8,6 +8,8 @@ import { connect, type Socket } from 'node:net';
 
 export interface RawResponse {
   readonly status: number;
+  /** The status line and headers, as sent. */
+  readonly head: string;
   readonly body: Buffer;
 }
 
@@ -67,7 +69,8 @@ export class KeepAliveConnection {
 function parseResponse(bytes: Buffer): { response: RawResponse; end: number } | undefined {
   const headEnd = bytes.indexOf(HEAD_END);
   if (headEnd === -1) return undefined;
-  const head = bytes.toString('latin1', 0, headEnd).toLowerCase();
+  const raw = bytes.toString('latin1', 0, headEnd);
+  const head = raw.toLowerCase();
   const status = Number(head.slice(9, 12));
   const bodyStart = headEnd + 4;
   const length = /\r\ncontent-length: *(\d+)/.exec(head);
@@ -75,7 +78,7 @@ function parseResponse(bytes: Buffer): { response: RawResponse; end: number } | 
     const end = bodyStart + Number(length[1]);
     return bytes.length < end
       ? undefined
-      : { response: { status, body: bytes.subarray(bodyStart, end) }, end };
+      : { response: { status, head: raw, body: bytes.subarray(bodyStart, end) }, end };
   }
   if (!/\r\ntransfer-encoding: *chunked/.test(head)) throw new Error(`unframed response: ${head}`);
   const parts: Buffer[] = [];
@@ -86,7 +89,7 @@ function parseResponse(bytes: Buffer): { response: RawResponse; end: number } | 
     const size = Number.parseInt(bytes.toString('latin1', at, lineEnd), 16);
     const dataEnd = lineEnd + 2 + size;
     if (bytes.length < dataEnd + 2) return undefined;
-    if (size === 0) return { response: { status, body: Buffer.concat(parts) }, end: dataEnd + 2 };
+    if (size === 0) return { response: { status, head: raw, body: Buffer.concat(parts) }, end: dataEnd + 2 };
     parts.push(bytes.subarray(lineEnd + 2, dataEnd));
     at = dataEnd + 2;
   }
