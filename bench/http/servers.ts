@@ -3,7 +3,9 @@
  * memory run): a bare `node:http` JSON echo (the ceiling), Palisade `serve()`, and the official
  * SDK v2 served statelessly, for 2026-07-28 through `createMcpHandler` and for 2025-11-25 through
  * the Streamable HTTP transport with `sessionIdGenerator: undefined`, a fresh server per request;
- * with `--floor`, also the bare echo plus the wire rules alone (rules-floor.ts).
+ * with `--floor`, also the bare echo plus the wire rules alone (rules-floor.ts); with `--base=DIR`,
+ * also Palisade as built in another checkout (`palisade-base`), to measure a change against the
+ * code before it.
  * Palisade is imported from its build: `npm run bench:http` runs `npm run build` first.
  *
  * Each child imports only the contender it serves (palisade-server.ts, sdk-servers.ts,
@@ -13,9 +15,10 @@
  */
 import { once } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { ECHO_DESCRIPTION, ECHO_SCHEMA, type Gate, HOLD_DESCRIPTION, HOLD_SCHEMA } from './tools.js';
 
-export const CONTENDERS = ['bare', 'rules', 'palisade', 'sdk-modern', 'sdk-legacy'] as const;
+export const CONTENDERS = ['bare', 'rules', 'palisade', 'palisade-base', 'sdk-modern', 'sdk-legacy'] as const;
 export type Contender = (typeof CONTENDERS)[number];
 
 export interface Started {
@@ -30,7 +33,12 @@ export interface ServerSettings {
   readonly maxConnections: number;
   /** Palisade's whole-body deadline and Node's request deadline, both set to this. */
   readonly readTimeoutMs: number;
+  /** `palisade-base`: the other checkout (`--base=DIR`) whose build is served. */
+  readonly baseRoot?: string;
 }
+
+/** This checkout: `palisade` serves its build. */
+const OWN_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export async function listen(server: Server): Promise<Started> {
   server.keepAliveTimeout = 5_000;
@@ -93,7 +101,10 @@ export async function start(contender: Contender, gate: Gate, settings: ServerSe
     case 'rules':
       return listen((await import('./rules-floor.js')).rulesFloorServer());
     case 'palisade':
-      return (await import('./palisade-server.js')).startPalisade(gate, settings);
+      return (await import('./palisade-server.js')).startPalisade(gate, settings, OWN_ROOT);
+    case 'palisade-base':
+      if (settings.baseRoot === undefined) throw new Error('palisade-base needs --base=DIR');
+      return (await import('./palisade-server.js')).startPalisade(gate, settings, settings.baseRoot);
     case 'sdk-modern':
       return (await import('./sdk-servers.js')).startSdkModern(gate, settings);
     case 'sdk-legacy':

@@ -6,14 +6,14 @@
  *
  * `bearer()` verifies each token (ES256 JWT, keys found by RFC 8414 discovery of the issuer, the
  * audience held to this server's URL) and requires the `mcp:tools` scope; the RFC 9728 metadata
- * document beside /mcp tells clients where to get a token. It prints the client credentials of
- * the demo client; examples/oauth-protected/README.md has the commands that reach the server.
+ * document, served by serve() beside /mcp on the same port, tells clients where to get a token.
+ * It prints the client credentials of the demo client; examples/oauth-protected/README.md has the
+ * commands that reach the server.
  */
 import { once } from 'node:events';
-import { createServer as createNodeServer, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { createServer, defineTool } from 'palisade-mcp';
-import { createHttpHandler } from 'palisade-mcp/http';
+import { serve } from 'palisade-mcp/http';
 import { bearer, type Principal, protectedResourceMetadata } from 'palisade-mcp-auth';
 import { z } from 'zod';
 import { startAuthorizationServer } from './authorization-server.ts';
@@ -38,13 +38,22 @@ const server = createServer({
   ],
 });
 
-// The resource URI names this server's own port, so the port is bound before the handler exists.
-let listener: RequestListener = (_req, res) => res.writeHead(503).end();
-const http = createNodeServer((req, res) => listener(req, res));
-http.listen(Number(process.env['PORT'] ?? 3002), '127.0.0.1');
-await once(http, 'listening');
-const resource = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+/**
+ * The port to serve on. The resource URI names it, so it is known before serve() binds it: PORT,
+ * or with PORT=0 (as this example's test runs it) one the system has just handed out.
+ */
+async function portFrom(value: string | undefined): Promise<number> {
+  const port = Number(value ?? 3002);
+  if (port !== 0) return port;
+  const probe = createNetServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const picked = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return picked;
+}
 
+const port = await portFrom(process.env['PORT']);
+const resource = `http://127.0.0.1:${port}/mcp`;
 const as = await startAuthorizationServer(Number(process.env['AS_PORT'] ?? 3003), resource, SCOPE);
 const metadata = protectedResourceMetadata({
   resource,
@@ -52,14 +61,14 @@ const metadata = protectedResourceMetadata({
   scopesSupported: [SCOPE],
   resourceName: 'Palisade OAuth example',
 });
-const handler = createHttpHandler(server, {
+const serving = await serve(server, {
   ...bearer({ resource, issuer: as.issuer, profile: 'rfc9068', scopes: { required: [SCOPE] } }),
   allowedOrigins: [],
-  allowedHosts: ['localhost', '127.0.0.1', '::1'],
-  path: '/mcp',
+  port,
+  // The RFC 9728 document at its well-known paths, on this port beside /mcp.
+  routes: metadata.routes,
 });
-listener = (req, res) => metadata.node(req, res) || handler(req, res);
 
 process.stderr.write(`authorization server ${as.issuer}\n`);
 process.stderr.write(`client credentials ${as.clientId} ${as.clientSecret}\n`);
-process.stderr.write(`MCP at ${resource}\n`);
+process.stderr.write(`MCP at ${serving.url}/mcp\n`);

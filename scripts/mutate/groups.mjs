@@ -121,6 +121,8 @@ export const groups = {
       `${test}/adversarial/logger-sweep.test.ts`,
       `${test}/http/origin-mutants.test.ts`,
       `${test}/http/host-hooks-throw.test.ts`,
+      `${test}/http/stream-probe.test.ts`,
+      `${test}/http/host-refusal-log.test.ts`,
       `${test}/http/older-revisions.test.ts`,
       // The session peer mounts both handlers.
       `${test}/sessions/*.test.ts`,
@@ -131,6 +133,7 @@ export const groups = {
   'http-serve': {
     mutate: [
       `${src}/http/node/serve*.ts`,
+      `${src}/http/node/routes.ts`,
       `${src}/http/node/protocol-sniff.ts`,
       `${src}/http/node/session-guard.ts`,
       `${src}/http/node/client-error.ts`,
@@ -141,6 +144,7 @@ export const groups = {
       `${test}/http/cors.test.ts`,
       `${test}/http/origin-mutants.test.ts`,
       `${test}/http/handler-mutants.test.ts`,
+      `${test}/http/host-refusal-log.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

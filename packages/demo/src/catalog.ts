@@ -1,9 +1,9 @@
 /**
  * The demo server's catalog: small, but it exercises every content kind, a resource of each
- * encoding, a template, a prompt with arguments and completion, progress and logging, and a
- * tool whose handler throws. It lives here, outside the server package, which holds no tool.
+ * encoding, a template, a prompt with arguments and completion, progress and logging, a tool
+ * whose handler throws (an opaque fault) and one that tells the model what it did wrong. It lives here, outside the server package, which holds no tool.
  */
-import { defineTool, type ServerDefinition } from 'palisade-mcp';
+import { defineTool, type ServerDefinition, ToolError } from 'palisade-mcp';
 
 /** A 1×1 transparent PNG. */
 const PIXEL_PNG = Uint8Array.from(
@@ -83,6 +83,24 @@ export const demoCatalog: ServerDefinition = {
       inputSchema: { type: 'object', additionalProperties: false },
       handler: () => {
         throw new Error('the fail tool always fails');
+      },
+    }),
+    defineTool<{ a: number; b: number }>({
+      name: 'divide',
+      title: 'Divide',
+      description:
+        'Divides the integer a by the integer b. Dividing by zero is answered with a tool error saying so.',
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+        required: ['a', 'b'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true },
+      handler: ({ a, b }) => {
+        // A ToolError's message is meant for the model: it comes back as the tool result's text.
+        if (b === 0) throw new ToolError('Cannot divide by zero: b must not be 0.');
+        return { content: [{ type: 'text', text: String(a / b) }] };
       },
     }),
     defineTool({

@@ -77,9 +77,13 @@ if (options.stdio) {
       `palisade demo: serving MCP (Streamable HTTP, stateless) at ${url}\n` +
         `  Connect an MCP client to that URL, for example:\n` +
         `    new StreamableHTTPClientTransport(new URL('${url}'))   (official TypeScript SDK)\n` +
-        `  or try it by hand:\n` +
+        `  or try it by hand: initialize, then call a tool with the MCP-Protocol-Version header the\n` +
+        `  answer named (each request stands alone; without the header it is read as 2026-07-28):\n` +
         `    curl -s ${url} -H 'content-type: application/json' -H 'accept: application/json' \\\n` +
         `      -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'\n` +
+        `    curl -s ${url} -H 'content-type: application/json' -H 'accept: application/json' \\\n` +
+        `      -H 'mcp-protocol-version: 2025-11-25' \\\n` +
+        `      -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}'\n` +
         `  Ctrl-C stops it.\n`,
     );
   } catch (error) {

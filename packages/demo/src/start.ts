@@ -4,9 +4,7 @@
  * Both ways in call it: this package's own `main.ts` (`npm start`) and `palisade demo`, which loads
  * this package on demand. Printing and signal handling stay with the caller, which knows its name.
  */
-
-import { type Serving, serve } from 'palisade-mcp/http';
-import { serveStdio } from 'palisade-mcp/stdio';
+import type { Serving } from 'palisade-mcp/http';
 import { startCollector } from 'palisade-mcp-connectome';
 import { createDemoServer } from './connectome.js';
 
@@ -68,9 +66,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const server = createDemoServer();
   // Watching from before the first request can arrive, so the observed graph misses none.
   const collector = startCollector();
-  if (options.stdio === true) return { transport: 'stdio', closed: serveStdio(server).closed };
+  // Each transport is loaded only when it serves: a client spawning the demo over stdio, once per
+  // session, does not wait for the HTTP modules (docs/benchmarks.md, cold start).
+  if (options.stdio === true) {
+    const { serveStdio } = await import('palisade-mcp/stdio');
+    return { transport: 'stdio', closed: serveStdio(server).closed };
+  }
   let serving: Serving;
   try {
+    const { serve } = await import('palisade-mcp/http');
     serving = await serve(server, {
       port: options.port ?? 3000,
       host: options.host ?? '127.0.0.1',

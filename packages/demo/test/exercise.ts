@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 const TOOL_NAMES = [
   'add',
   'count',
+  'divide',
   'echo',
   'embed_readme',
   'fail',
@@ -32,6 +33,7 @@ const ARGUMENTS: Record<string, Record<string, unknown>> = {
   echo: { text: 'hello' },
   add: { a: 2, b: 40 },
   count: { steps: 2 },
+  divide: { a: 84, b: 2 },
 };
 
 export async function exerciseEverything(client: AnyClient, revision = '2025-11-25'): Promise<void> {
@@ -60,6 +62,11 @@ export async function exerciseEverything(client: AnyClient, revision = '2025-11-
   }
   const link = (await client.callTool({ name: 'link_readme' }))['content'] as Array<{ type: string }>;
   expect(link.map((block) => block.type)).toEqual(structured ? ['resource_link'] : []);
+  // A ToolError is a tool result the model can read, not a JSON-RPC error.
+  expect(await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } })).toMatchObject({
+    content: [{ type: 'text', text: 'Cannot divide by zero: b must not be 0.' }],
+    isError: true,
+  });
 
   const { resources } = await client.listResources();
   expect(resources.map((resource) => resource.uri).sort()).toEqual([

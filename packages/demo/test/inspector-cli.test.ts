@@ -61,10 +61,11 @@ const names = (list: unknown, key: string): unknown[] =>
 /** Lists, calls, reads and gets through mcpdo, its commands run side by side. */
 async function walk(connection: string): Promise<void> {
   const on = (...command: string[]) => mcpdo.on(connection, ...command);
-  const [tools, add, fault, resources, readme, prompts, greeting] = await Promise.all([
+  const [tools, add, fault, readable, resources, readme, prompts, greeting] = await Promise.all([
     on('tools/list'),
     on('tools/call', 'add', 'a:=2', 'b:=40'),
     on('tools/call', 'fail').catch((error: unknown) => error),
+    on('tools/call', 'divide', 'a:=1', 'b:=0').catch((error: unknown) => error),
     on('resources/list'),
     on('resources/read', 'demo://readme'),
     on('prompts/list'),
@@ -73,6 +74,7 @@ async function walk(connection: string): Promise<void> {
   expect(names(tools['tools'], 'name').sort()).toEqual([
     'add',
     'count',
+    'divide',
     'echo',
     'embed_readme',
     'fail',
@@ -86,6 +88,12 @@ async function walk(connection: string): Promise<void> {
   // commands of this walk, run side by side, were using.
   expect(fault).toBeInstanceOf(McpdoError);
   expect(fault).toMatchObject({ exitCode: 1, message: expect.stringContaining('Internal error') });
+  // A ToolError is a tool result, not a JSON-RPC error: mcpdo prints it, then exits 5 for isError.
+  expect(readable).toMatchObject({ exitCode: 5, errorCode: 'tool_is_error' });
+  expect(JSON.parse((readable as McpdoError).stdout)).toMatchObject({
+    isError: true,
+    content: [{ type: 'text', text: 'Cannot divide by zero: b must not be 0.' }],
+  });
   expect(names(resources['resources'], 'uri')).toContain('demo://readme');
   expect(readme).toMatchObject({ contents: [{ uri: 'demo://readme', mimeType: 'text/markdown' }] });
   expect(names(prompts['prompts'], 'name')).toEqual(['greet']);

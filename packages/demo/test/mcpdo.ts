@@ -30,12 +30,16 @@ export type ServerEntry =
 /** The protocol eras mcpdo's `connect --era` accepts; it defaults to legacy. */
 export type Era = 'legacy' | 'auto' | 'modern';
 
-/** A failed mcpdo run: its exit code and the `{error: {code, message}}` it wrote to stderr. */
+/**
+ * A failed mcpdo run: its exit code, the `{error: {code, message}}` it wrote to stderr, and its
+ * stdout (a tool result with `isError: true` is printed there, then mcpdo exits 5).
+ */
 export class McpdoError extends Error {
   constructor(
     readonly exitCode: number,
     readonly errorCode: string,
     message: string,
+    readonly stdout: string,
   ) {
     super(message);
   }
@@ -76,15 +80,19 @@ export async function createMcpdo(servers: Record<string, ServerEntry>): Promise
     try {
       const { stdout } = await run(process.execPath, [MCPDO, ...args, '--format', 'json'], {
         env,
-        timeout: 20_000,
+        // A bound on a hung command, not a speed check: each run starts the Inspector CLI in a
+        // Node of its own, and a walk runs seven side by side. At 20 s one was cut on a 2-core
+        // machine at a load average of 14, on Node 22 and on 20 (2026-12-01); the test's own
+        // limit, MCPDO_TEST_MS, is 60 s.
+        timeout: 45_000,
       });
       return JSON.parse(stdout) as Record<string, unknown>;
     } catch (caught) {
-      const failure = caught as { code?: number; stderr?: string };
+      const failure = caught as { code?: number; stderr?: string; stdout?: string };
       const found = /\{"error":\{.*\}\}/.exec(failure.stderr ?? '');
       if (typeof failure.code !== 'number' || found === null) throw caught;
       const { error } = JSON.parse(found[0]) as { error: { code: string; message: string } };
-      throw new McpdoError(failure.code, error.code, error.message);
+      throw new McpdoError(failure.code, error.code, error.message, failure.stdout ?? '');
     }
   }
 

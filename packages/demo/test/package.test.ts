@@ -16,6 +16,7 @@ const ALLOWED: readonly RegExp[] = [
   /^package\.json$/,
   /^LICENSE$/,
   /^README\.md$/,
+  /^bin\/palisade-demo\.js$/,
   /^dist\/[a-z0-9-]+\.js$/,
   /^dist\/[a-z0-9-]+\.d\.ts$/,
 ];

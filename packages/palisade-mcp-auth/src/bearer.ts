@@ -60,10 +60,7 @@ export function bearer(options: BearerOptions): BearerHooks {
     checked.introspection === undefined
       ? undefined
       : new Introspector(checked.introspection, discoveries.get(first), checked.fetch, jwtPolicy, first);
-  const context: RefusalContext = {
-    resourceMetadataUrl: checked.resourceMetadataUrl,
-    retryAfter: String(Math.max(1, Math.ceil(checked.fetch.cooldownMs / 1000))),
-  };
+  const context: RefusalContext = { resourceMetadataUrl: checked.resourceMetadataUrl };
   const policy = checked.scopes;
   const byBody = dependsOnOperation(policy);
   /** Requests admitted before their body was read, whose scopes the body decides. */
@@ -83,8 +80,8 @@ export function bearer(options: BearerOptions): BearerHooks {
 
   const judge = (request: AuthorizeRequest, operation: Operation, verified: Verified): AuthorizeResult => {
     if (!verified.ok) {
-      const { rule, reason } = verified;
-      return refusal(context, rule, rule.status === 401 ? scopesFor(operation) : [], reason);
+      const { rule, reason, retryInMs } = verified;
+      return refusal(context, rule, rule.status === 401 ? scopesFor(operation) : [], reason, retryInMs);
     }
     const { principal } = verified;
     const needed = scopesFor(operation);

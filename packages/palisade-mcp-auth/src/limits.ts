@@ -27,6 +27,14 @@ export const MAX_JWKS_KEYS = 100;
 /** Bits of an RSA modulus below which a key is refused (RFC 7518 §3.3 asks for 2048 or more). */
 export const MIN_RSA_BITS = 2_048;
 
+/**
+ * Bits of an RSA modulus above which a key is refused: providers publish 2,048 to 4,096, and the
+ * cost of a verification grows with the square of the size (8,192 bits measured 11x 2,048 with
+ * node:crypto verify, Node 20, 2026-12-02),
+ * so a forged token under a huge key would buy far more CPU than it costs to send.
+ */
+export const MAX_RSA_BITS = 8_192;
+
 /** Milliseconds one outbound fetch may take, connection to last byte (option `fetch.timeoutMs`). */
 export const DEFAULT_FETCH_TIMEOUT_MS = 5_000;
 export const MAX_FETCH_TIMEOUT_MS = 60_000;

@@ -35,7 +35,7 @@ import {
   scopeToken,
   stringOrList,
 } from './option-checks.js';
-import { checkEndpoint, checkResource, metadataUrlOf } from './resource.js';
+import { checkEndpoint, checkResource, metadataUrlOf, resourceSpellings } from './resource.js';
 import { CLIENT_METHODS } from './scopes/methods.js';
 import type { ScopePolicy } from './scopes/scope-policy.js';
 import { ALGORITHM_NAMES, isRefusedByDesign } from './token/algorithms.js';
@@ -176,6 +176,18 @@ function checkIssuer(value: unknown, path: string): string {
   if (url.search !== '' || url.hash !== '')
     throw invalidOption(path, 'must have no query or fragment (RFC 8414 §2)');
   return value as string;
+}
+
+/**
+ * The URL goes into the challenge as an RFC 9110 quoted-string. The URL parser percent-encodes
+ * `"` everywhere but leaves `\` as it is in a query or fragment, where it would escape the
+ * closing quote and run the challenge on past it.
+ */
+function checkQuotable(href: string): string {
+  if (/["\\]/.test(href)) {
+    throw invalidOption('resourceMetadataUrl', 'must not hold a backslash: the challenge quotes it');
+  }
+  return href;
 }
 
 function checkAlgorithms(value: unknown): ReadonlySet<string> {
@@ -362,14 +374,14 @@ export function checkBearerOptions(value: unknown): CheckedBearer {
   }
   const audiences =
     options['audience'] === undefined
-      ? [resource]
+      ? resourceSpellings(resource)
       : stringOrList(options['audience'], 'audience', requireString);
   const profile = options['profile'];
   if (profile !== undefined && profile !== 'rfc9068') throw invalidOption('profile', "must be 'rfc9068'");
   const resourceMetadataUrl =
     options['resourceMetadataUrl'] === undefined
       ? metadataUrlOf(resource)
-      : checkEndpoint(options['resourceMetadataUrl'], 'resourceMetadataUrl').href;
+      : checkQuotable(checkEndpoint(options['resourceMetadataUrl'], 'resourceMetadataUrl').href);
   return Object.freeze({
     resource,
     issuers: Object.freeze(issuers),

@@ -54,6 +54,17 @@ export function checkResource(value: unknown, path: string): string {
 }
 
 /**
+ * The audiences that name this resource by default. A resource at an origin's root has two
+ * spellings that are one URI (RFC 3986 §6.2.3: an empty http(s) path is `/`): MCP recommends the
+ * bare one, and a client that passes the URL through a parser sends the other; a token naming
+ * either is for this server. Any other path is compared exactly, as RFC 7519 compares `aud`.
+ */
+export function resourceSpellings(resource: string): string[] {
+  const url = new URL(resource);
+  return url.pathname === '/' ? [url.origin, `${url.origin}/`] : [resource];
+}
+
+/**
  * The metadata document's address for a resource (RFC 9728 §3.1): the well-known suffix inserted
  * between the host and the path, a terminating `/` after the host dropped. The 401 challenge
  * points here; a client that gets no challenge tries this, then the root form.

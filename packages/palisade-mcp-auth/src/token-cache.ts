@@ -33,6 +33,10 @@ export class TokenCache<V> {
     return entry.value;
   }
 
+  delete(digest: string): void {
+    this.#entries.delete(digest);
+  }
+
   set(digest: string, value: V, ttlMs: number): void {
     if (!(ttlMs > 0)) return;
     this.#entries.delete(digest);

@@ -5,9 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { bearer, RULES } from '../src/index.js';
+import { discoveredEndpoint } from '../src/keys/discovered-endpoint.js';
 import { expectRefused } from './support/expect-refusal.js';
 import { json, type Peer, startPeer } from './support/http-peer.js';
-import { fetchHandlerOf, whoami } from './support/mcp.js';
+import { fetchHandlerOf, serveNode, whoami } from './support/mcp.js';
 import { goodClaims, jwksOf, mint, RESOURCE, type TestKey, testKey } from './support/tokens.js';
 
 const AT = 'http://127.0.0.1/mcp';
@@ -113,5 +114,120 @@ describe('issuer discovery', () => {
       `discovery for ${peer.origin} failed: /.well-known/oauth-authorization-server answered 404; ` +
         '/.well-known/openid-configuration answered 404',
     );
+  });
+});
+
+describe('where discovered endpoints may point', () => {
+  test.each([
+    'https://169.254.169.254/jwks',
+    'https://2852039166/jwks',
+    'https://[::ffff:169.254.169.254]/jwks',
+    'https://[64:ff9b::a9fe:a9fe]/jwks',
+    'https://[fe80::1]/jwks',
+    'https://0.0.0.0/jwks',
+    'https://[::]/jwks',
+    'https://224.0.0.1/jwks',
+  ])(
+    'a jwks_uri of %s, where no authorization server lives, is never fetched: 503',
+    {
+      tags: ['threat-model'],
+    },
+    async (jwksUri) => {
+      peer.route('/.well-known/oauth-authorization-server', json({ issuer: peer.origin, jwks_uri: jwksUri }));
+      const served = await serveNode(
+        bearer({ resource: RESOURCE, issuer: peer.origin, fetch: { timeoutMs: 300 } }),
+      );
+      try {
+        const token = await mint(key, goodClaims({ iss: peer.origin }));
+        await expectRefused(
+          await fetch(whoami(served.url, token)),
+          RULES.keySourceUnavailable,
+          served.events,
+          token,
+        );
+        expect(served.events.at(-1)?.reason).toBe(
+          `discovery for ${peer.origin} failed: /.well-known/oauth-authorization-server names an endpoint on a ` +
+            'link-local, unspecified or multicast address; /.well-known/openid-configuration answered 404',
+        );
+      } finally {
+        await served.close();
+      }
+    },
+  );
+
+  test('an introspection_endpoint on a link-local address is never sent the token or the credentials: 503', {
+    tags: ['threat-model'],
+  }, async () => {
+    peer.route(
+      '/.well-known/oauth-authorization-server',
+      json({ issuer: peer.origin, introspection_endpoint: 'https://169.254.169.254/introspect' }),
+    );
+    const credentials = { clientId: 'mcp', clientSecret: 'secret' };
+    const served = await serveNode(
+      bearer({
+        resource: RESOURCE,
+        issuer: peer.origin,
+        introspection: credentials,
+        fetch: { timeoutMs: 300 },
+      }),
+    );
+    try {
+      const response = await fetch(whoami(served.url, 'opaque-token-0123456789abcdef'));
+      await expectRefused(
+        response,
+        RULES.introspectionUnavailable,
+        served.events,
+        'opaque-token-0123456789abcdef',
+      );
+      expect(served.events.at(-1)?.reason).toContain(
+        'names an endpoint on a link-local, unspecified or multicast address',
+      );
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('for an issuer off loopback, an endpoint on loopback is refused, one on another origin or a private address taken', {
+    tags: ['threat-model'],
+  }, () => {
+    const issuer = new URL('https://auth.example.com');
+    for (const local of [
+      'https://127.0.0.1/jwks',
+      'https://127.8.9.10:8443/jwks',
+      'https://localhost/jwks',
+      'https://keys.localhost./jwks',
+      'https://[::1]/jwks',
+      'https://[::ffff:127.0.0.1]/jwks',
+      'https://[::127.0.0.1]/jwks',
+      'https://0x7f.1/jwks',
+    ]) {
+      expect(discoveredEndpoint(local, issuer)).toEqual({
+        refused: 'names a loopback endpoint for an issuer that is not on loopback',
+      });
+    }
+    for (const taken of [
+      'https://www.googleapis.com/oauth2/v3/certs',
+      'https://10.0.0.5/jwks',
+      'https://[fd00::5]/jwks',
+    ]) {
+      expect(discoveredEndpoint(taken, issuer)).toEqual(new URL(taken));
+    }
+    expect(discoveredEndpoint('http://keys.example.com/jwks', issuer)).toEqual({
+      refused: 'names an endpoint that is not https',
+    });
+    expect(discoveredEndpoint('https://user:pw@auth.example.com/jwks', issuer)).toEqual({
+      refused: 'names an endpoint with userinfo',
+    });
+  });
+
+  test('for an issuer on loopback, an endpoint on loopback is taken, over http too', () => {
+    const issuer = new URL('http://127.0.0.1:9000');
+    for (const taken of [
+      'http://127.0.0.1:9001/jwks',
+      'http://localhost:9001/jwks',
+      'https://[::1]:9001/jwks',
+    ]) {
+      expect(discoveredEndpoint(taken, issuer)).toEqual(new URL(taken));
+    }
   });
 });

@@ -4,11 +4,11 @@
  * held to the same rules as a JWT's, answers cached by digest no longer than the token lives, and
  * the endpoint's load bounded.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { type BearerOptions, bearer, type Principal, RULES } from '../src/index.js';
 import { expectRefused } from './support/expect-refusal.js';
 import { json, type Peer, type Route, startPeer } from './support/http-peer.js';
-import { fetchHandlerOf, guardedCatalog, whoami } from './support/mcp.js';
+import { fetchHandlerOf, guardedCatalog, serveNode, whoami } from './support/mcp.js';
 import { ISSUER, now, RESOURCE } from './support/tokens.js';
 
 const AT = 'http://127.0.0.1/mcp';
@@ -20,6 +20,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.useRealTimers();
   await peer.close();
 });
 
@@ -177,8 +178,72 @@ describe('introspection', () => {
     const { handle, events } = guard();
     const pending = Array.from({ length: 32 }, (_, i) => handle(whoami(AT, `${TOKEN}-${i}`)));
     while (held.length < 32) await new Promise((resolve) => setTimeout(resolve, 10));
-    await expectRefused(await handle(whoami(AT, `${TOKEN}-late`)), RULES.introspectionBusy, events);
+    const busy = await handle(whoami(AT, `${TOKEN}-late`));
+    // Busy lasts as long as one introspection: come back in a second, not a key source's cooldown.
+    expect(busy.headers.get('retry-after')).toBe('1');
+    await expectRefused(busy, RULES.introspectionBusy, events);
     for (const release of held) release();
     expect((await Promise.all(pending)).every((response) => response.status === 200)).toBe(true);
+  });
+
+  test('a cached answer is not used once the wall clock passes the token’s exp, however little the monotonic clock moved', {
+    tags: ['threat-model'],
+  }, async () => {
+    const options = { endpoint: `${peer.origin}/introspect`, clientId: 'mcp', clientSecret: 'secret' };
+    const served = await serveNode(bearer({ resource: RESOURCE, issuer: ISSUER, introspection: options }));
+    try {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 11, 1, 12, 0, 0, 900) });
+      const exp = now() + 60;
+      peer.route('/introspect', json(active({ exp })));
+      expect((await fetch(whoami(served.url, TOKEN))).status).toBe(200);
+      // The wall clock steps an hour on: the cached answer is dropped and the endpoint asked again.
+      vi.setSystemTime((exp + 3_600) * 1000);
+      await expectRefused(await fetch(whoami(served.url, TOKEN)), RULES.expired, served.events, TOKEN);
+      expect(peer.hits.get('/introspect')).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      await served.close();
+    }
+  });
+
+  test('an endpoint failing in any way is logged by its origin and the failure, never with the client secret, the token or its own bytes', {
+    tags: ['threat-model'],
+  }, async () => {
+    const secret = 'client-secret-7f3a9c';
+    const echo: Route = (req, res, body) => {
+      // A hostile or broken endpoint that reflects what it was sent back in every shape.
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: req.headers.authorization, body }));
+    };
+    const answers: Route[] = [
+      echo,
+      (req, res, body) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`${req.headers.authorization}${body}`),
+      (req, res) => res.writeHead(307, { location: `/x?${req.headers.authorization}` }).end(),
+      (req, res, body) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(`not json ${req.headers.authorization}${body}`),
+    ];
+    const options = { endpoint: `${peer.origin}/introspect`, clientId: 'mcp', clientSecret: secret };
+    const served = await serveNode(
+      bearer({ resource: RESOURCE, issuer: ISSUER, introspection: { ...options, cacheTtlMs: 0 } }),
+    );
+    try {
+      for (const answer of answers) {
+        peer.route('/introspect', answer);
+        const response = await fetch(whoami(served.url, TOKEN));
+        const text = `${response.status} ${JSON.stringify([...response.headers])} ${await response.text()}`;
+        expect(response.status).toBe(503);
+        expect(served.events.at(-1)?.reason).toMatch(new RegExp(`^introspection at ${peer.origin} `));
+        for (const leaked of [secret, TOKEN, Buffer.from(`mcp:${secret}`).toString('base64')]) {
+          expect(text).not.toContain(leaked);
+          expect(JSON.stringify(served.events)).not.toContain(leaked);
+        }
+      }
+      expect(peer.hits.get('/introspect')).toBe(answers.length);
+    } finally {
+      await served.close();
+    }
   });
 });

@@ -9,8 +9,8 @@ import type { AuthorizeRequest } from 'palisade-mcp/http';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { bearer, RULES } from '../src/index.js';
 import { expectRefused } from './support/expect-refusal.js';
-import { json, type Peer, startPeer } from './support/http-peer.js';
-import { fetchHandlerOf, whoami } from './support/mcp.js';
+import { json, type Peer, type Route, startPeer } from './support/http-peer.js';
+import { fetchHandlerOf, serveNode, whoami } from './support/mcp.js';
 import { goodClaims, ISSUER, jwksOf, mint, RESOURCE, type TestKey, testKey } from './support/tokens.js';
 
 const URL_IN_PROCESS = 'http://127.0.0.1/mcp';
@@ -127,6 +127,53 @@ describe('a remote JWKS', () => {
   });
 });
 
+describe('a cold start under load', () => {
+  /** The answer, held until `ms` after the request arrives, so every request of a burst overlaps the fetch. */
+  const slowly =
+    (answer: unknown, ms: number): Route =>
+    (req, res, body) =>
+      setTimeout(() => json(answer)(req, res, body), ms);
+
+  test('50 requests arriving together before any key is held cost the JWKS one fetch', {
+    tags: ['threat-model'],
+  }, async () => {
+    peer.route('/jwks', slowly(jwksOf(key), 300));
+    const served = await serveNode(
+      bearer({ resource: RESOURCE, issuer: ISSUER, jwksUri: `${peer.origin}/jwks` }),
+    );
+    try {
+      const tokens = await Promise.all(Array.from({ length: 50 }, () => mint(key)));
+      const answers = await Promise.all(tokens.map((token) => fetch(whoami(served.url, token))));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
+      expect(peer.hits.get('/jwks')).toBe(1);
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('50 requests arriving together before discovery cost the metadata one fetch and the JWKS one', {
+    tags: ['threat-model'],
+  }, async () => {
+    peer.route(
+      '/.well-known/oauth-authorization-server',
+      slowly({ issuer: peer.origin, jwks_uri: `${peer.origin}/jwks` }, 200),
+    );
+    peer.route('/jwks', slowly(jwksOf(key), 200));
+    const served = await serveNode(bearer({ resource: RESOURCE, issuer: peer.origin }));
+    try {
+      const tokens = await Promise.all(
+        Array.from({ length: 50 }, () => mint(key, goodClaims({ iss: peer.origin }))),
+      );
+      const answers = await Promise.all(tokens.map((token) => fetch(whoami(served.url, token))));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
+      expect(peer.hits.get('/.well-known/oauth-authorization-server')).toBe(1);
+      expect(peer.hits.get('/jwks')).toBe(1);
+    } finally {
+      await served.close();
+    }
+  });
+});
+
 describe('a key source that cannot be read fails closed with a named 503', () => {
   async function unavailable(fetch: Record<string, number> = {}): Promise<string | undefined> {
     const { handle, events } = guarded({ cooldownMs: 60_000, ...fetch });
@@ -142,6 +189,36 @@ describe('a key source that cannot be read fails closed with a named 503', () =>
     expect(peer.hits.get('/jwks') ?? 0).toBe(hits);
     return events.at(-1)?.reason;
   }
+
+  test('each 503 says when the key source will be asked again, counting the cooldown down', {
+    tags: ['threat-model'],
+  }, async () => {
+    peer.route('/jwks', (_req, res) => res.writeHead(500).end());
+    const served = await serveNode(
+      bearer({
+        resource: RESOURCE,
+        issuer: ISSUER,
+        jwksUri: `${peer.origin}/jwks`,
+        fetch: { cooldownMs: 4_000 },
+      }),
+    );
+    try {
+      const first = await fetch(whoami(served.url, await mint(key)));
+      expect(first.status).toBe(503);
+      const firstWait = Number(first.headers.get('retry-after'));
+      expect(firstWait).toBeGreaterThanOrEqual(3);
+      expect(firstWait).toBeLessThanOrEqual(4);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const later = await fetch(whoami(served.url, await mint(key)));
+      expect(later.status).toBe(503);
+      const laterWait = Number(later.headers.get('retry-after'));
+      expect(laterWait).toBeGreaterThanOrEqual(1);
+      expect(laterWait).toBeLessThan(firstWait);
+      expect(peer.hits.get('/jwks')).toBe(1);
+    } finally {
+      await served.close();
+    }
+  });
 
   test('a key endpoint that never answers is refused 503 at the fetch deadline', {
     tags: ['threat-model'],

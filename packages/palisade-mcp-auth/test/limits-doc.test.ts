@@ -29,6 +29,7 @@ const CLAIMS: readonly Claim[] = [
   { limit: 'DEFAULT_CACHE_MAX_AGE_MS', figure: '600000', quote: 'cacheMaxAgeMs: 600000 }' },
   { limit: 'MAX_JWKS_KEYS', figure: '100', quote: 'at most 100 keys' },
   { limit: 'MIN_RSA_BITS', figure: '2,048', quote: 'an RSA modulus under 2,048 bits' },
+  { limit: 'MAX_RSA_BITS', figure: '8,192', quote: 'or over 8,192 bits' },
   { limit: 'MAX_REDIRECTS', figure: '2', quote: 'at most 2 on the same one' },
   { limit: 'MAX_TOKEN_CACHE_ENTRIES', figure: '10000', quote: '| `tokenCache` | `10000` |' },
   { limit: 'DEFAULT_INTROSPECTION_CACHE_TTL_MS', figure: '60,000', quote: '`cacheTtlMs` (60,000)' },

@@ -5,13 +5,14 @@
  */
 import { once } from 'node:events';
 import { createServer, type Server as NodeServer } from 'node:http';
+import { connect as http2Connect } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { createFetchHandler } from 'palisade-mcp/fetch';
-import { createHttpHandler } from 'palisade-mcp/http';
+import { createHttpHandler, serve } from 'palisade-mcp/http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { AuthError, bearer, protectedResourceMetadata } from '../src/index.js';
 import { guardedCatalog, LOOPBACK, whoami } from './support/mcp.js';
@@ -203,4 +204,128 @@ describe('mounted beside the MCP endpoint', () => {
       metadata.fetch(request) ?? handler(request);
     await expectMounted(await listen(createAdaptorServer({ fetch: serveFetch }) as NodeServer));
   });
+
+  test('by serve(), routes: metadata.routes beside the guarded /mcp on the one port', async () => {
+    const served = await serve(guardedCatalog(), { ...mcpOptions, routes: metadata.routes });
+    closeServer = () => served.close();
+    await expectMounted(served.url);
+  });
+});
+
+describe('served by serve({ routes }) on HTTP/1.1 and HTTP/2', () => {
+  test('the document is read at both paths with its headers, and a HEAD without its body, over HTTP/1.1', {
+    tags: ['threat-model'],
+  }, async () => {
+    const served = await serve(guardedCatalog(), { ...mcpOptions, routes: metadata.routes });
+    closeServer = () => served.close();
+    for (const path of metadata.paths) {
+      const response = await fetch(`${served.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(Object.fromEntries(response.headers)).toMatchObject({
+        'content-type': 'application/json',
+        'cache-control': 'public, max-age=300',
+        'x-content-type-options': 'nosniff',
+        'content-length': String(JSON.stringify(metadata.document).length),
+      });
+      expect(await response.json()).toEqual(metadata.document);
+      const head = await fetch(`${served.url}${path}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+    }
+    const preflight = await fetch(`${served.url}${metadata.paths[0]}`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'mcp-protocol-version',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('mcp-protocol-version');
+    expect((await fetch(`${served.url}${metadata.paths[0]}`, { method: 'POST' })).status).toBe(405);
+  });
+
+  test('the challenge of a call without a token leads, on the same port, to the document naming the same resource', {
+    tags: ['threat-model'],
+  }, async () => {
+    const served = await serve(guardedCatalog(), { ...mcpOptions, routes: metadata.routes });
+    closeServer = () => served.close();
+    const challenge =
+      (await fetch(whoami(`${served.url}/mcp`, undefined))).headers.get('www-authenticate') ?? '';
+    const pointed = new URL(/resource_metadata="([^"]+)"/.exec(challenge)?.[1] as string);
+    const document = (await (await fetch(`${served.url}${pointed.pathname}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(document['resource']).toBe(RESOURCE);
+  });
+
+  test('over HTTP/2 the document is read from any origin, and a rebinding :authority is refused 421', {
+    tags: ['threat-model'],
+  }, async () => {
+    const served = await serve(guardedCatalog(), { ...mcpOptions, routes: metadata.routes });
+    closeServer = () => served.close();
+    const session = http2Connect(served.url);
+    session.on('error', () => {});
+    const get = (headers: Record<string, string>): Promise<{ status: number; cors: unknown; body: string }> =>
+      new Promise((resolve) => {
+        const stream = session.request({
+          ':method': 'GET',
+          ':path': metadata.paths[0] as string,
+          ...headers,
+        });
+        let status = 0;
+        let cors: unknown;
+        const chunks: Buffer[] = [];
+        stream.on('response', (head) => {
+          status = Number(head[':status']);
+          cors = head['access-control-allow-origin'];
+        });
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('error', () => {});
+        stream.on('close', () => resolve({ status, cors, body: Buffer.concat(chunks).toString('utf8') }));
+      });
+    try {
+      const read = await get({ origin: 'https://app.example' });
+      expect(read.status).toBe(200);
+      expect(read.cors).toBe('*');
+      expect(JSON.parse(read.body)).toEqual(metadata.document);
+      expect((await get({ ':authority': 'rebound.example' })).status).toBe(421);
+    } finally {
+      session.close();
+    }
+  });
+
+  test.each([
+    ['at the origin’s root', 'https://mcp.example.com', ['/.well-known/oauth-protected-resource']],
+    [
+      'at /mcp',
+      'https://mcp.example.com/mcp',
+      ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'],
+    ],
+    [
+      'at a deeper path',
+      'https://mcp.example.com/tenants/a/mcp',
+      ['/.well-known/oauth-protected-resource/tenants/a/mcp', '/.well-known/oauth-protected-resource'],
+    ],
+    [
+      'at a path ending in a slash',
+      'https://mcp.example.com/mcp/',
+      ['/.well-known/oauth-protected-resource/mcp/', '/.well-known/oauth-protected-resource'],
+    ],
+  ])(
+    'a resource %s is served at the paths RFC 9728 §3.1 derives',
+    { tags: ['threat-model'] },
+    async (_where, resource, paths) => {
+      const derived = protectedResourceMetadata({ resource, authorizationServers: [ISSUER] });
+      expect(Object.keys(derived.routes)).toEqual(paths);
+      const served = await serve(guardedCatalog(), { ...mcpOptions, routes: derived.routes });
+      closeServer = () => served.close();
+      for (const path of paths) {
+        const response = await fetch(`${served.url}${path}`);
+        expect(response.status).toBe(200);
+        expect(((await response.json()) as Record<string, unknown>)['resource']).toBe(resource);
+      }
+    },
+  );
 });

@@ -128,6 +128,19 @@ describe('bearer() options', () => {
     );
   });
 
+  test('a resourceMetadataUrl holding a backslash throws, so a challenge can never be broken by one', {
+    tags: ['threat-model'],
+  }, () => {
+    for (const url of [
+      'https://mcp.example.com/.well-known/oauth-protected-resource?x=\\',
+      'https://mcp.example.com/.well-known/oauth-protected-resource#a\\", error="invalid_request',
+    ]) {
+      expect(refusal({ ...base, resourceMetadataUrl: url })).toBe(
+        'PALISADE_AUTH_ERR_INVALID_OPTION: option "resourceMetadataUrl" must not hold a backslash: the challenge quotes it',
+      );
+    }
+  });
+
   test('a method scope keyed by a method MCP does not have throws naming it', {
     tags: ['threat-model'],
   }, () => {

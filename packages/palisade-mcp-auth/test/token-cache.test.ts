@@ -1,12 +1,14 @@
 /**
  * The verified-token cache: a repeated token is verified once (counted at WebCrypto's verify,
- * which jose calls, observed and passed through), never admitted past its exp, never holding a
- * token that did not verify, and bounded in entries.
+ * which jose calls, observed and passed through), never admitted past its exp on the wall clock,
+ * never once the key that verified it is withdrawn, never holding a token that did not verify,
+ * and bounded in entries.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { bearer, RULES } from '../src/index.js';
 import { expectRefused } from './support/expect-refusal.js';
-import { fetchHandlerOf, whoami } from './support/mcp.js';
+import { json, startPeer } from './support/http-peer.js';
+import { fetchHandlerOf, serveNode, whoami } from './support/mcp.js';
 import { goodClaims, ISSUER, jwksOf, mint, now, RESOURCE, testKey } from './support/tokens.js';
 
 const AT = 'http://127.0.0.1/mcp';
@@ -14,6 +16,7 @@ const key = testKey('ES256');
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
 function countVerifications(): { readonly count: () => number } {
@@ -74,5 +77,83 @@ describe('the verified-token cache', () => {
     expect(verifications.count()).toBe(0);
     await handle(whoami(AT, first as string));
     expect(verifications.count()).toBe(1);
+  });
+
+  test('a cached token is refused once a refetch withdraws the key that verified it', {
+    tags: ['threat-model'],
+  }, async () => {
+    const peer = await startPeer();
+    const rotated = testKey('ES256');
+    peer.route('/jwks', json(jwksOf(key)));
+    const served = await serveNode(
+      bearer({
+        resource: RESOURCE,
+        issuer: ISSUER,
+        jwksUri: `${peer.origin}/jwks`,
+        fetch: { cooldownMs: 0 },
+      }),
+    );
+    try {
+      const token = await mint(key);
+      expect((await fetch(whoami(served.url, token))).status).toBe(200);
+      // The provider withdraws the key; a token under the new kid makes the server refetch.
+      peer.route('/jwks', json(jwksOf(rotated)));
+      expect((await fetch(whoami(served.url, await mint(rotated)))).status).toBe(200);
+      expect(peer.hits.get('/jwks')).toBe(2);
+      await expectRefused(await fetch(whoami(served.url, token)), RULES.keyUnknown, served.events, token);
+    } finally {
+      await served.close();
+      await peer.close();
+    }
+  });
+
+  test('a refetch that still publishes the key keeps its tokens in the cache', {
+    tags: ['threat-model'],
+  }, async () => {
+    const peer = await startPeer();
+    const added = testKey('ES256');
+    peer.route('/jwks', json(jwksOf(key)));
+    const served = await serveNode(
+      bearer({
+        resource: RESOURCE,
+        issuer: ISSUER,
+        jwksUri: `${peer.origin}/jwks`,
+        fetch: { cooldownMs: 0 },
+      }),
+    );
+    try {
+      const token = await mint(key);
+      expect((await fetch(whoami(served.url, token))).status).toBe(200);
+      peer.route('/jwks', json(jwksOf(added, key)));
+      expect((await fetch(whoami(served.url, await mint(added)))).status).toBe(200);
+      const verifications = countVerifications();
+      expect((await fetch(whoami(served.url, token))).status).toBe(200);
+      expect(verifications.count()).toBe(0);
+    } finally {
+      await served.close();
+      await peer.close();
+    }
+  });
+
+  test('a cached token is refused once the wall clock passes its exp, however little the monotonic clock moved', {
+    tags: ['threat-model'],
+  }, async () => {
+    const served = await serveNode(
+      bearer({ resource: RESOURCE, issuer: ISSUER, jwks: jwksOf(key), leeway: 0 }),
+    );
+    try {
+      // Only Date is faked: sockets, timers and the monotonic clock run for real.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 11, 1, 12, 0, 0, 900) });
+      const exp = now() + 60;
+      const token = await mint(key, goodClaims({ iat: now(), exp }));
+      expect((await fetch(whoami(served.url, token))).status).toBe(200);
+      // The wall clock steps past exp (an NTP correction, a resumed VM), or it is simply the
+      // fraction of a second a whole-second clock hides: the token is expired now.
+      vi.setSystemTime((exp + 0.1) * 1000);
+      await expectRefused(await fetch(whoami(served.url, token)), RULES.expired, served.events, token);
+    } finally {
+      vi.useRealTimers();
+      await served.close();
+    }
   });
 });

@@ -1,30 +1,21 @@
 /**
- * The HTML view in a real browser: Debian's `chromium`, driven by playwright-core. CI installs
- * the package when it is missing (`.ci/run`), so a missing browser fails this test, naming the
- * fix, rather than skipping it: a skipped browser test is an untested page.
+ * The HTML view in a real browser: headless Chromium, the one shipped in the `@sparticuz/chromium`
+ * npm package unless PALISADE_CHROMIUM names another (packages/palisade-mcp/test/support/chromium.ts), driven by
+ * playwright-core. A browser that fails to start fails this test rather than skipping it: a skipped
+ * browser test is an untested page.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium } from '../../palisade-mcp/test/support/chromium.js';
 import { diffGraphs, encodeDiff } from '../src/diff.js';
 import { reachableWithout } from '../src/reach.js';
 import { renderHtml } from '../src/render-html.js';
 import { renderModel } from '../src/render-model.js';
 import { MALICIOUS, renderDeclared, renderObserved } from './cli/render-fixtures.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 describe('the HTML view in headless Chromium', () => {
   let browser: Browser;
@@ -35,9 +26,6 @@ describe('the HTML view in headless Chromium', () => {
   const requests: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
-    }
     const declared = renderDeclared();
     const observed = renderObserved();
     const diff = JSON.parse(
@@ -46,7 +34,7 @@ describe('the HTML view in headless Chromium', () => {
     dir = mkdtempSync(join(tmpdir(), 'palisade-render-'));
     const file = join(dir, 'connectome.html');
     writeFileSync(file, renderHtml(renderModel({ graph: declared, observed, diff })));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());

@@ -27,6 +27,7 @@ export type {
   TaskSupport,
   TasksOptions,
 } from './catalog/task-store.js';
+export { ToolError } from './catalog/tool-error.js';
 export type {
   Annotations,
   AudioContent,
@@ -79,6 +80,7 @@ export {
   MAX_RUNNING_TASKS,
   MAX_TASK_ID_CHARS,
   MAX_TASK_TTL_MS,
+  MAX_TOOL_ERROR_CHARS,
   MAX_TRACESTATE_BYTES,
   MAX_TRACESTATE_MEMBERS,
 } from './limits.js';

@@ -118,8 +118,22 @@ export const MAX_SSE_QUEUED_EVENTS = 1_024;
  */
 export const SSE_KEEPALIVE_INTERVAL_MS = 15_000;
 
+/**
+ * Longest text a thrown `ToolError` puts in its tool result, in UTF-16 code units: a longer
+ * message is cut (never inside a surrogate pair) and ends with "…", so an error built from a large
+ * upstream answer cannot fill the model's context.
+ */
+export const MAX_TOOL_ERROR_CHARS = 4_096;
+
 /** The part of a client's version string echoed in `data.requested`, so a refusal cannot be made arbitrarily large. */
 export const MAX_ECHOED_VERSION_CHARS = 64;
+
+/**
+ * A Host refused 421 is named in the host's log (`onLog`'s `reason`, the logger, stderr) cut to this
+ * many characters and escaped, so an operator sees which name was refused and a client cannot
+ * write a long or multi-line value into the log through it. Never sent to the client.
+ */
+export const MAX_LOGGED_HOST_CHARS = 64;
 
 /** A resource-not-found error echoes `data.uri` only up to this length; longer URIs are left out. */
 export const MAX_ECHOED_URI_CHARS = 2_048;
@@ -138,6 +152,15 @@ export const STDIO_SHUTDOWN_GRACE_MS = 2_000;
  * that never settles.
  */
 export const DEFAULT_HTTP_READ_TIMEOUT_MS = 15_000;
+
+/**
+ * Paths `serve({ routes })` answers beside the MCP endpoint: a handful of small documents
+ * (protected-resource metadata at its two well-known paths, a health check), not a web server.
+ */
+export const MAX_ROUTES = 16;
+
+/** Bytes of one route's answer; a larger one is the host's fault (500, `onFault`), never sent. */
+export const MAX_ROUTE_BODY_BYTES = 65_536;
 
 /** Largest `readTimeoutMs` accepted, in milliseconds: Node's timers hold at most 2^31 - 1. */
 export const MAX_HTTP_READ_TIMEOUT_MS = 2_147_483_647;

@@ -59,11 +59,17 @@ export class Introspector {
   introspect(token: string, nowSeconds: number): Verified | Promise<Verified> {
     const digest = tokenDigest(token);
     const cached = this.#cache.get(digest);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      // Judged on the wall clock, as `exp` is: the cache's own TTL runs on the monotonic one.
+      const exp = cached.ok ? cached.principal.expiresAt : undefined;
+      if (exp === undefined || nowSeconds < exp) return cached;
+      this.#cache.delete(digest);
+    }
     const pending = this.#inflight.get(digest);
     if (pending !== undefined) return pending;
+    // Busy for as long as one introspection takes: the next may be asked at once.
     if (this.#inflight.size >= MAX_CONCURRENT_INTROSPECTIONS)
-      return { ok: false, rule: RULES.introspectionBusy };
+      return { ok: false, rule: RULES.introspectionBusy, retryInMs: 0 };
     const asked = this.#ask(token, digest, nowSeconds).finally(() => {
       this.#inflight.delete(digest);
     });
@@ -75,7 +81,10 @@ export class Introspector {
     let endpoint = this.#config.endpoint;
     if (endpoint === undefined) {
       const found = await (this.#discovery as IssuerDiscovery).metadata();
-      if (!found.ok) return { ok: false, rule: RULES.introspectionUnavailable, reason: found.reason };
+      if (!found.ok) {
+        const { reason, retryInMs } = found;
+        return { ok: false, rule: RULES.introspectionUnavailable, reason, retryInMs };
+      }
       endpoint = found.metadata.introspectionEndpoint;
       if (endpoint === undefined) {
         return {
@@ -101,11 +110,13 @@ export class Introspector {
       body: form.toString(),
       accept: ['application/json'],
     });
+    // A failed introspection is not rationed: the next request asks again at once.
     if (!fetched.ok) {
       return {
         ok: false,
         rule: RULES.introspectionUnavailable,
         reason: `introspection at ${endpoint.origin} ${fetched.reason}`,
+        retryInMs: 0,
       };
     }
     const answer = parseJson(fetched.body);
@@ -118,7 +129,7 @@ export class Introspector {
     }
     const verdict = this.#judge(answer as Record<string, unknown>, nowSeconds);
     const exp = (answer as Record<string, unknown>)['exp'];
-    const untilExp = typeof exp === 'number' ? (exp - nowSeconds) * 1000 : Number.POSITIVE_INFINITY;
+    const untilExp = typeof exp === 'number' ? exp * 1000 - Date.now() : Number.POSITIVE_INFINITY;
     this.#cache.set(digest, verdict, Math.min(this.#config.cacheTtlMs, untilExp));
     return verdict;
   }

@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { boundedFetch, parseJson } from '../fetch/bounded-fetch.js';
-import { isLoopbackHost } from '../resource.js';
+import { discoveredEndpoint } from './discovered-endpoint.js';
 import type { CachePolicy } from './key-source.js';
 
 export interface IssuerMetadata {
@@ -17,7 +17,7 @@ export interface IssuerMetadata {
 
 export type MetadataRead =
   | { readonly ok: true; readonly metadata: IssuerMetadata }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly retryInMs: number };
 
 /** The addresses to try, in the MCP spec's order (2025-11-25 §Authorization Server Metadata Discovery). */
 export function discoveryUrls(issuer: URL): URL[] {
@@ -30,23 +30,6 @@ export function discoveryUrls(issuer: URL): URL[] {
         at(`/.well-known/openid-configuration${path}`),
         at(`${path}/.well-known/openid-configuration`),
       ];
-}
-
-/** An endpoint a metadata document names: https, or http on loopback when the issuer is loopback too. */
-function endpoint(value: unknown, issuer: URL): URL | undefined | 'invalid' {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') return 'invalid';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'invalid';
-  }
-  if (url.username !== '' || url.password !== '') return 'invalid';
-  if (url.protocol === 'https:') return url;
-  return url.protocol === 'http:' && isLoopbackHost(url.hostname) && isLoopbackHost(issuer.hostname)
-    ? url
-    : 'invalid';
 }
 
 export class IssuerDiscovery {
@@ -65,6 +48,11 @@ export class IssuerDiscovery {
     this.#policy = policy;
   }
 
+  /** The metadata when it is cached and not yet due again, without fetching. */
+  fresh(): IssuerMetadata | undefined {
+    return performance.now() - this.#fetchedAt < this.#policy.cacheMaxAgeMs ? this.#metadata : undefined;
+  }
+
   async metadata(): Promise<MetadataRead> {
     if (this.#metadata === undefined || performance.now() - this.#fetchedAt >= this.#policy.cacheMaxAgeMs) {
       if (this.#inflight === undefined) {
@@ -77,7 +65,10 @@ export class IssuerDiscovery {
         }
       }
       if (this.#inflight !== undefined) await this.#inflight;
-      if (this.#failure !== undefined) return { ok: false, reason: this.#failure };
+      if (this.#failure !== undefined) {
+        const retryInMs = Math.max(0, this.#attemptedAt + this.#policy.cooldownMs - performance.now());
+        return { ok: false, reason: this.#failure, retryInMs };
+      }
     }
     return { ok: true, metadata: this.#metadata as IssuerMetadata };
   }
@@ -102,13 +93,19 @@ export class IssuerDiscovery {
         tried.push(`${url.pathname} names another issuer`);
         continue;
       }
-      const jwksUri = endpoint(document['jwks_uri'], this.#url);
-      const introspection = endpoint(document['introspection_endpoint'], this.#url);
-      if (jwksUri === 'invalid' || introspection === 'invalid') {
-        tried.push(`${url.pathname} names an endpoint that is not https`);
+      const jwksUri = discoveredEndpoint(document['jwks_uri'], this.#url);
+      const introspection = discoveredEndpoint(document['introspection_endpoint'], this.#url);
+      const refused = [jwksUri, introspection].find(
+        (found) => found !== undefined && !(found instanceof URL),
+      );
+      if (refused !== undefined) {
+        tried.push(`${url.pathname} ${(refused as { refused: string }).refused}`);
         continue;
       }
-      this.#metadata = Object.freeze({ jwksUri, introspectionEndpoint: introspection });
+      this.#metadata = Object.freeze({
+        jwksUri: jwksUri as URL | undefined,
+        introspectionEndpoint: introspection as URL | undefined,
+      });
       this.#fetchedAt = performance.now();
       this.#failure = undefined;
       return;

@@ -6,6 +6,7 @@
 import type { CheckedBearer } from '../options.js';
 import type { Algorithm } from '../token/algorithms.js';
 import type { IssuerDiscovery } from './discovery.js';
+import type { KeySet } from './key-set.js';
 import { type KeyLookup, type KeySource, RemoteKeySource, staticKeySource } from './key-source.js';
 
 class DiscoveredKeySource implements KeySource {
@@ -18,12 +19,23 @@ class DiscoveredKeySource implements KeySource {
     this.#checked = checked;
   }
 
+  fresh(): KeySet | undefined {
+    const metadata = this.#discovery.fresh();
+    // Metadata due again may name another jwks_uri: only a lookup can say which keys apply then.
+    if (metadata?.jwksUri === undefined || this.#remote?.url.href !== metadata.jwksUri.href) return undefined;
+    return this.#remote.fresh();
+  }
+
   async lookup(alg: Algorithm, kid: string | undefined): Promise<KeyLookup> {
     const found = await this.#discovery.metadata();
-    if (!found.ok) return { kind: 'unavailable', reason: found.reason };
+    if (!found.ok) return { kind: 'unavailable', reason: found.reason, retryInMs: found.retryInMs };
     const uri = found.metadata.jwksUri;
     if (uri === undefined)
-      return { kind: 'unavailable', reason: `${this.#discovery.issuer} publishes no jwks_uri` };
+      return {
+        kind: 'unavailable',
+        reason: `${this.#discovery.issuer} publishes no jwks_uri`,
+        retryInMs: this.#checked.fetch.cooldownMs,
+      };
     if (this.#remote?.url.href !== uri.href) {
       this.#remote = new RemoteKeySource(uri, this.#checked.fetch, this.#checked.algorithms);
     }

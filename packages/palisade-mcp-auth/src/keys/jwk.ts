@@ -6,7 +6,7 @@
  * one has leaked it.
  */
 import { createPublicKey } from 'node:crypto';
-import { MAX_KID_CHARS, MIN_RSA_BITS } from '../limits.js';
+import { MAX_KID_CHARS, MAX_RSA_BITS, MIN_RSA_BITS } from '../limits.js';
 import { ALGORITHMS, type Algorithm } from '../token/algorithms.js';
 
 /** A key as verification uses it: the public members only, frozen (jose caches its import by this object). */
@@ -17,6 +17,8 @@ export interface VerificationKey {
   /** The one algorithm the key is for, when it says so. */
   readonly alg: Algorithm | undefined;
   readonly jwk: Readonly<Record<string, string>>;
+  /** The key material alone (type, curve, public members): the same key in two fetched sets has one. */
+  readonly fingerprint: string;
 }
 
 export type JwkRead =
@@ -29,6 +31,15 @@ const CURVES: Readonly<Record<string, readonly string[]>> = {
   EC: ['P-256', 'P-384', 'P-521'],
   OKP: ['Ed25519'],
 };
+
+/**
+ * FIPS 186-5 §5.4: odd, 2^16 < e < 2^256. Neither Node nor jose checks it, and it matters: under
+ * e = 1 a "signature" is the padded digest itself, so anyone can sign; a huge e makes each
+ * verification cost as much as a private-key operation.
+ */
+function isSoundExponent(e: bigint | undefined): boolean {
+  return e !== undefined && e % 2n === 1n && e > 2n ** 16n && e < 2n ** 256n;
+}
 
 function refused(reason: string, secret = false): JwkRead {
   return { ok: false, reason, secret };
@@ -74,14 +85,21 @@ export function readJwk(value: unknown, allowed: ReadonlySet<string>): JwkRead {
       return refused('names an algorithm its type cannot verify ("alg")');
     }
   }
-  let bits: number | undefined;
+  let details: ReturnType<typeof createPublicKey>['asymmetricKeyDetails'];
   try {
-    bits = createPublicKey({ key: publicJwk, format: 'jwk' }).asymmetricKeyDetails?.modulusLength;
+    // Node checks an EC point is on its curve here; jose would not until the first verification.
+    details = createPublicKey({ key: publicJwk, format: 'jwk' }).asymmetricKeyDetails;
   } catch {
     return refused('is not a valid public key');
   }
-  if (kty === 'RSA' && (bits === undefined || bits < MIN_RSA_BITS)) {
-    return refused(`has an RSA modulus under ${MIN_RSA_BITS} bits`);
+  if (kty === 'RSA') {
+    const bits = details?.modulusLength;
+    if (bits === undefined || bits < MIN_RSA_BITS)
+      return refused(`has an RSA modulus under ${MIN_RSA_BITS} bits`);
+    if (bits > MAX_RSA_BITS) return refused(`has an RSA modulus over ${MAX_RSA_BITS} bits`);
+    if (!isSoundExponent(details?.publicExponent)) {
+      return refused('has an RSA public exponent that is not odd, above 2^16 and below 2^256 (FIPS 186-5)');
+    }
   }
   return {
     ok: true,
@@ -91,6 +109,7 @@ export function readJwk(value: unknown, allowed: ReadonlySet<string>): JwkRead {
       crv,
       alg: alg as Algorithm | undefined,
       jwk: Object.freeze(publicJwk),
+      fingerprint: Object.values(publicJwk).join('.'),
     }),
   };
 }

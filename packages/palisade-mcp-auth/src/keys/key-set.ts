@@ -1,12 +1,13 @@
 /**
- * A set of verification keys and the one rule for picking a token's key: by `kid` when the token
- * names one, else the only key that fits its algorithm. A token that names no key while several
- * fit is refused rather than tried against each, which would let one request cost many
- * verifications.
+ * A set of verification keys and the one rule for picking a token's key: the only key that fits
+ * the token's algorithm (and its `kid`, when it names one). When several fit (no `kid`, or a set
+ * publishing two keys under one `kid`) the token is refused rather than tried against each, which
+ * would let one request cost many verifications; jose's own key sets refuse the same way unless
+ * their caller iterates. A host's own set may not hold such a pair at all (readJwks, strict).
  */
 import { MAX_JWKS_KEYS } from '../limits.js';
 import type { Algorithm } from '../token/algorithms.js';
-import { keyFits } from '../token/algorithms.js';
+import { ALGORITHM_NAMES, keyFits } from '../token/algorithms.js';
 import { readJwk, type VerificationKey } from './jwk.js';
 
 export type KeyPick =
@@ -33,8 +34,7 @@ export function keySet(keys: readonly VerificationKey[]): KeySet {
         count += 1;
       }
       if (found === undefined) return { kind: 'unknown' };
-      // Two keys under one kid are the provider's to resolve; the first is used, as jose does.
-      if (kid === undefined && count > 1) return { kind: 'ambiguous' };
+      if (count > 1) return { kind: 'ambiguous' };
       return { kind: 'key', key: found };
     },
   });
@@ -66,5 +66,33 @@ export function readJwks(value: unknown, allowed: ReadonlySet<string>, strict: b
     else skipped.push(`key ${index} ${read.reason}`);
   }
   if (keys.length === 0) return { ok: false, reason: 'holds no key usable for verification here' };
+  if (strict) {
+    const twins = sharedKid(keys, allowed);
+    if (twins !== undefined) return { ok: false, reason: twins };
+  }
   return { ok: true, set: keySet(keys), skipped };
+}
+
+/**
+ * Two keys under one `kid` that could verify the same algorithm, named; RFC 7517 §4.5 allows a
+ * shared `kid` only across key types, and a token under it could not say which key it means.
+ */
+function sharedKid(keys: readonly VerificationKey[], allowed: ReadonlySet<string>): string | undefined {
+  for (const [i, a] of keys.entries()) {
+    if (a.kid === undefined) continue;
+    for (let j = i + 1; j < keys.length; j++) {
+      const b = keys[j] as VerificationKey;
+      if (b.kid !== a.kid) continue;
+      const both = ALGORITHM_NAMES.some(
+        (alg) =>
+          allowed.has(alg) &&
+          keyFits(alg, a.kty, a.crv) &&
+          keyFits(alg, b.kty, b.crv) &&
+          (a.alg === undefined || a.alg === alg) &&
+          (b.alg === undefined || b.alg === alg),
+      );
+      if (both) return `keys ${i} and ${j} share the kid "${a.kid}" and could verify the same algorithm`;
+    }
+  }
+  return undefined;
 }

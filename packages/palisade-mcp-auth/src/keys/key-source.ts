@@ -15,11 +15,17 @@ export type KeyLookup =
   | { readonly kind: 'key'; readonly key: VerificationKey }
   | { readonly kind: 'unknown' }
   | { readonly kind: 'ambiguous' }
-  /** The source could not be read; `reason` is for the host's log. */
-  | { readonly kind: 'unavailable'; readonly reason: string };
+  /** The source could not be read; `reason` is for the host's log, `retryInMs` until it is asked again. */
+  | { readonly kind: 'unavailable'; readonly reason: string; readonly retryInMs: number };
 
 export interface KeySource {
   lookup(alg: Algorithm, kid: string | undefined): KeyLookup | Promise<KeyLookup>;
+  /**
+   * The set a lookup would pick from right now without fetching, or undefined when it would
+   * fetch first (none yet, or aged out). The cache of verified tokens asks it on every hit, so a
+   * token is served from the cache only while the key that verified it is still published.
+   */
+  fresh(): KeySet | undefined;
 }
 
 export interface CachePolicy extends FetchPolicy {
@@ -31,7 +37,7 @@ export interface CachePolicy extends FetchPolicy {
 const JWKS_TYPES = ['application/json', 'application/jwk-set+json'];
 
 export function staticKeySource(set: KeySet): KeySource {
-  return { lookup: (alg, kid) => set.pick(alg, kid) };
+  return { lookup: (alg, kid) => set.pick(alg, kid), fresh: () => set };
 }
 
 export class RemoteKeySource implements KeySource {
@@ -50,10 +56,14 @@ export class RemoteKeySource implements KeySource {
     this.#allowed = allowed;
   }
 
+  fresh(): KeySet | undefined {
+    return performance.now() - this.#fetchedAt < this.#policy.cacheMaxAgeMs ? this.#set : undefined;
+  }
+
   async lookup(alg: Algorithm, kid: string | undefined): Promise<KeyLookup> {
     if (this.#set === undefined || performance.now() - this.#fetchedAt >= this.#policy.cacheMaxAgeMs) {
       await this.#refresh();
-      if (this.#failure !== undefined) return { kind: 'unavailable', reason: this.#failure };
+      if (this.#failure !== undefined) return this.#unavailable(this.#failure);
     }
     const pick = (this.#set as KeySet).pick(alg, kid);
     if (pick.kind !== 'unknown') return pick;
@@ -63,8 +73,13 @@ export class RemoteKeySource implements KeySource {
     const looking = this.#inflight !== undefined;
     if (!looking && performance.now() - this.#attemptedAt < this.#policy.cooldownMs) return pick;
     await this.#refresh();
-    if (this.#failure !== undefined) return { kind: 'unavailable', reason: this.#failure };
+    if (this.#failure !== undefined) return this.#unavailable(this.#failure);
     return (this.#set as KeySet).pick(alg, kid);
+  }
+
+  #unavailable(reason: string): KeyLookup {
+    const retryInMs = Math.max(0, this.#attemptedAt + this.#policy.cooldownMs - performance.now());
+    return { kind: 'unavailable', reason, retryInMs };
   }
 
   #refresh(): Promise<void> {

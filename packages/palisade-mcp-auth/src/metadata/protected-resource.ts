@@ -4,9 +4,11 @@
  * Built and frozen once; answered on the path-suffixed well-known path the spec derives from the
  * resource, and on the root form. It is public, read-only and carries no credential, so any
  * origin may read it (`Access-Control-Allow-Origin: *`): a browser client must, before it holds
- * a token. Mounted on `node:http` and Connect-style apps (`node`), or on any fetch runtime (`fetch`).
+ * a token. Served by `serve({ routes })` beside the MCP endpoint (`routes`), mounted on
+ * `node:http` and Connect-style apps (`node`), or on any fetch runtime (`fetch`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServeRoute } from 'palisade-mcp/http';
 import { invalidOption } from '../errors.js';
 import {
   optionalBoolean,
@@ -58,6 +60,12 @@ export interface ProtectedResourceMetadata {
   node(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): boolean;
   /** A fetch runtime's handler: the Response on our paths, undefined elsewhere. */
   fetch(request: Request): Response | undefined;
+  /**
+   * For `serve(server, { ..., routes: metadata.routes })`: each path, public (`origins: 'any'`, a
+   * preflight may send `MCP-Protocol-Version`), answering the document. The server applies its
+   * Host check, the methods and CORS itself.
+   */
+  readonly routes: Readonly<Record<string, ServeRoute>>;
 }
 
 const KEYS = [
@@ -139,8 +147,20 @@ export function protectedResourceMetadata(
     };
   };
 
+  const documentHeaders = Object.freeze({
+    'content-type': 'application/json',
+    'cache-control': `public, max-age=${maxAge}`,
+    'x-content-type-options': 'nosniff',
+  });
+  const route: ServeRoute = Object.freeze({
+    origins: 'any',
+    allowHeaders: Object.freeze(['mcp-protocol-version']),
+    get: () => ({ status: 200 as const, headers: documentHeaders, body }),
+  });
+
   return Object.freeze({
     document: Object.freeze(document),
+    routes: Object.freeze(Object.fromEntries(paths.map((path) => [path, route]))),
     url: metadataUrlOf(resource),
     paths,
     answer,

@@ -7,6 +7,7 @@
 import { compactVerify } from 'jose';
 import type { KeySource } from '../keys/key-source.js';
 import { RULES, type Rule } from '../rules.js';
+import type { Algorithm } from './algorithms.js';
 import { type ClaimPolicy, checkClaims, isAccessTokenType } from './claims.js';
 import { decodeJsonSegment, readHeader } from './compact.js';
 import { type Principal, principalOf, scopesOf } from './principal.js';
@@ -17,9 +18,23 @@ export interface JwtPolicy extends ClaimPolicy {
   readonly keySources: ReadonlyMap<string, KeySource>;
 }
 
+/** Which key admitted a JWT, for the cache of verified tokens to ask again whether it still may. */
+export interface KeyUse {
+  readonly source: KeySource;
+  readonly alg: Algorithm;
+  readonly kid: string | undefined;
+  readonly fingerprint: string;
+}
+
 export type Verified =
-  | { readonly ok: true; readonly principal: Principal }
-  | { readonly ok: false; readonly rule: Rule; readonly reason?: string };
+  | { readonly ok: true; readonly principal: Principal; readonly via?: KeyUse }
+  | {
+      readonly ok: false;
+      readonly rule: Rule;
+      readonly reason?: string;
+      /** For a 503: how long until the source that failed is asked again (`Retry-After`). */
+      readonly retryInMs?: number;
+    };
 
 const refuse = (rule: Rule, reason?: string): Verified =>
   reason === undefined ? { ok: false, rule } : { ok: false, rule, reason };
@@ -45,9 +60,19 @@ export async function verifyJwt(token: string, policy: JwtPolicy, nowSeconds: nu
     case 'unknown':
       return refuse(RULES.keyUnknown);
     case 'ambiguous':
-      return refuse(RULES.keyAmbiguous);
+      return refuse(
+        RULES.keyAmbiguous,
+        header.kid === undefined
+          ? 'the token names no kid and several keys fit its algorithm'
+          : 'the key set holds several keys under the token’s kid that fit its algorithm',
+      );
     case 'unavailable':
-      return refuse(RULES.keySourceUnavailable, lookup.reason);
+      return {
+        ok: false,
+        rule: RULES.keySourceUnavailable,
+        reason: lookup.reason,
+        retryInMs: lookup.retryInMs,
+      };
   }
   try {
     await compactVerify(token, lookup.key.jwk, { algorithms: [header.alg] });
@@ -55,5 +80,9 @@ export async function verifyJwt(token: string, policy: JwtPolicy, nowSeconds: nu
     // jose's message is not ours to pass on; which check failed is the rule's to say.
     return refuse(RULES.signature);
   }
-  return { ok: true, principal: principalOf(claims, scopes, 'jwt', undefined) };
+  return {
+    ok: true,
+    principal: principalOf(claims, scopes, 'jwt', undefined),
+    via: { source, alg: header.alg, kid: header.kid, fingerprint: lookup.key.fingerprint },
+  };
 }

@@ -1,6 +1,5 @@
-import { createServer as createNodeServer } from 'node:http';
 import { createServer } from 'palisade-mcp';
-import { createHttpHandler } from 'palisade-mcp/http';
+import { serve } from 'palisade-mcp/http';
 import { bearer, protectedResourceMetadata } from 'palisade-mcp-auth';
 
 const resource = 'https://mcp.example.com/mcp'; // this server's canonical URI (RFC 8707)
@@ -13,15 +12,16 @@ const server = createServer({
     /* ... */
   ],
 });
-const handler = createHttpHandler(server, {
-  ...bearer({ resource, issuer, scopes: { required: ['mcp:tools'] } }),
-  allowedOrigins: [],
-  allowedHosts: ['mcp.example.com'],
-  path: '/mcp',
-});
 const metadata = protectedResourceMetadata({
   resource,
   authorizationServers: [issuer],
   scopesSupported: ['mcp:tools'],
 });
-createNodeServer((req, res) => metadata.node(req, res) || handler(req, res)).listen(3000);
+await serve(server, {
+  ...bearer({ resource, issuer, scopes: { required: ['mcp:tools'] } }),
+  allowedOrigins: [],
+  allowedHosts: ['mcp.example.com'],
+  host: '0.0.0.0', // behind the TLS proxy that answers https://mcp.example.com (or pass `tls`)
+  port: 3000,
+  routes: metadata.routes, // RFC 9728 metadata at its well-known paths, on the same port as /mcp
+});

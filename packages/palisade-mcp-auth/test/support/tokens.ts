@@ -2,7 +2,15 @@
  * Keys and tokens for the tests: real key pairs, tokens signed by jose exactly as an issuer
  * signs them, and the hostile ones built byte by byte where no library would sign them.
  */
-import { createHmac, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  randomUUID,
+  sign,
+} from 'node:crypto';
 import { SignJWT } from 'jose';
 
 export const RESOURCE = 'https://mcp.example.com/mcp';
@@ -94,4 +102,43 @@ export function signRaw(
       ? sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' })
       : sign('sha256', Buffer.from(input), key.privateKey);
   return `${input}.${signature.toString('base64url')}`;
+}
+
+/**
+ * An ES256 token whose payload is `payload` byte for byte: for JSON a claims object cannot hold
+ * (`1e400`, a member named twice), which the issuer signs and the verifier must then read.
+ */
+export function signPayloadText(key: TestKey, payload: string): string {
+  const input = `${b64({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })}.${b64(payload)}`;
+  const signature = sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+/**
+ * An RSA public key with exponent 1 and an RS256 token "signed" under it without any private
+ * key: with e = 1, RSA verification computes s^1 mod n, so the signature is simply the PKCS #1
+ * v1.5 encoding of the digest (RFC 8017 §9.2), which anyone can write.
+ */
+export function exponentOneForgery(
+  kid: string,
+  claims: Record<string, unknown> = goodClaims(),
+): { jwk: Record<string, string>; token: string } {
+  const modulus = randomBytes(256);
+  modulus[0] = 0xff;
+  modulus[255] = (modulus[255] as number) | 1;
+  const input = `${b64({ alg: 'RS256', kid, typ: 'at+jwt' })}.${b64(claims)}`;
+  const digestInfo = Buffer.concat([
+    Buffer.from('3031300d060960864801650304020105000420', 'hex'),
+    createHash('sha256').update(input).digest(),
+  ]);
+  const encoded = Buffer.concat([
+    Buffer.from([0x00, 0x01]),
+    Buffer.alloc(256 - 3 - digestInfo.length, 0xff),
+    Buffer.from([0x00]),
+    digestInfo,
+  ]);
+  return {
+    jwk: { kty: 'RSA', kid, use: 'sig', alg: 'RS256', n: modulus.toString('base64url'), e: 'AQ' },
+    token: `${input}.${encoded.toString('base64url')}`,
+  };
 }

@@ -15,6 +15,7 @@ import {
   requireObject,
   requireString,
 } from '../options.js';
+import { quoted } from '../quote.js';
 import { encodeMessage } from '../wire/encode.js';
 import { requiredCapabilities } from './client-capabilities.js';
 import { compareKeys } from './cursor.js';
@@ -202,14 +203,23 @@ function plainCopy(value: Record<string, unknown>, path: string): JsonObject {
   return JSON.parse(JSON.stringify(value)) as JsonObject;
 }
 
+/** Why a tool name is refused, naming the tool by the name given (quoted, cut, escaped) and what is wrong with it. */
+function badToolName(name: string, path: string): string {
+  const rule = `a tool name is 1 to ${MAX_TOOL_NAME_CHARS} characters of A-Z a-z 0-9 _ . -`;
+  const tool = `tool ${quoted(name, MAX_TOOL_NAME_CHARS)} (${path})`;
+  if (name.length > MAX_TOOL_NAME_CHARS)
+    return `${tool}: its name is ${name.length} characters long; ${rule}`;
+  const index = name.search(/[^A-Za-z0-9_.-]/);
+  const char = String.fromCodePoint(name.codePointAt(index) ?? 0);
+  return `${tool}: its name holds ${quoted(char, 2)} at index ${index}; ${rule}`;
+}
+
 function compileTool(compileSchema: SchemaCompiler, raw: unknown, index: number): CompiledTool {
   const path = `tools[${index}]`;
   const tool = requireObject(raw, path);
   refuseUnknownKeys(tool, TOOL_KEYS, path);
   const name = requireString(tool['name'], `${path}.name`);
-  if (!TOOL_NAME.test(name)) {
-    throw catalogError(`${path}.name must be 1 to ${MAX_TOOL_NAME_CHARS} characters of A-Z a-z 0-9 _ . -`);
-  }
+  if (!TOOL_NAME.test(name)) throw catalogError(badToolName(name, path));
   requireFunction(tool['handler'], `${path}.handler`);
   const where = `tool ${JSON.stringify(name)}`;
   // A Standard Schema becomes its JSON Schema here, once; from then on it is one like any other.

@@ -6,12 +6,12 @@
  * other `$ref` that leaves the schema. Nothing is ever fetched: there is no `loadSchema`, so an
  * unresolved `$ref` throws at compile time.
  *
- * The meta-schema check runs on a separate, shared instance that only ever validates schemas.
+ * The meta-schema check runs on standalone code Ajv generated from the meta-schema ahead of time.
  */
 import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import { PalisadeError } from '../errors.js';
+import { validateMetaSchema } from './meta-schema-validate.generated.js';
 import { addSchemaFormats } from './schema-formats.js';
-import { JSON_SCHEMA_2020_12 } from './schema-keywords.js';
 import type { SchemaPatterns } from './schema-patterns.js';
 import { uniqueItemsKeyword } from './unique-items.js';
 
@@ -82,17 +82,15 @@ export function compileWithAjv(
   return ajv.compile(json);
 }
 
-let metaValidator: Ajv2020 | undefined;
-
 /**
  * Refuses a schema that is not valid against the 2020-12 meta-schema (`minLength: -1`,
- * `multipleOf: 0`, `required: "a"`): Ajv compiles some of those without complaint.
+ * `multipleOf: 0`, `required: "a"`): Ajv compiles some of those without complaint. The meta-schema
+ * is Ajv's own compile of it, generated once into standalone code (meta-schema-validate.generated.ts):
+ * compiling it here at every start was about a third of a one-tool server's start-up CPU.
  */
 export function checkMetaSchema(json: Readonly<Record<string, unknown>>, where: string): void {
-  // Built on first use: compiling the meta-schema costs tens of milliseconds, once.
-  metaValidator ??= new Ajv2020({ validateFormats: false, logger: false });
-  if (metaValidator.validate(JSON_SCHEMA_2020_12, json)) return;
-  const error = metaValidator.errors?.[0];
+  if (validateMetaSchema(json)) return;
+  const error = validateMetaSchema.errors?.[0];
   const at = error === undefined ? '' : ` at #${error.instancePath}`;
   throw new PalisadeError(
     'PALISADE_ERR_SCHEMA_INVALID',

@@ -10,14 +10,9 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { MAX_REFUSAL_KEY_CHARS } from '../limits.js';
+import { escapeText } from '../quote.js';
 
 const COMPARISONS = new Set(['<', '<=', '>', '>=']);
-
-function escapeText(text: string): string {
-  return JSON.stringify(text)
-    .slice(1, -1)
-    .replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 /** The first MAX_REFUSAL_KEY_CHARS code units of a client's key, escaped, marked if cut. */
 function clientKey(key: string): { text: string; cut: boolean } {

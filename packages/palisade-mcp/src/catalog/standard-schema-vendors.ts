@@ -45,12 +45,16 @@ export function field(value: unknown, key: string): unknown {
     : undefined;
 }
 
+/** What to write in place of a default, which every library's refusal of one says. */
+const OPTIONAL_INSTEAD =
+  'write .optional() in its place and give the default where the handler reads the argument, as in ({ days = 1 }) => ...';
+
 /** zod node types whose value differs from what arrived, and why each is refused. */
 const ZOD_NODES: Readonly<Record<string, string>> = {
   pipe: 'a .transform() or .pipe() changes the value after the JSON Schema checks it',
   transform: 'a .transform() changes the value after the JSON Schema checks it',
-  default: 'a .default() fills in a value Palisade never fills in',
-  prefault: 'a .prefault() fills in a value Palisade never fills in',
+  default: `a .default() fills in a value Palisade never fills in: ${OPTIONAL_INSTEAD}`,
+  prefault: `a .prefault() fills in a value Palisade never fills in: ${OPTIONAL_INSTEAD}`,
   catch: 'a .catch() replaces a refused value, which Palisade refuses instead',
   // z.success(inner) takes what `inner` takes and hands on a boolean; zod's converter describes
   // the boolean on the input side too, so the JSON Schema would check the wrong value.
@@ -173,7 +177,7 @@ const arktype: VendorRules = {
     if (includesTransform)
       throw notCarried(
         where,
-        'an ArkType morph (.pipe(fn)) or default changes the value after the JSON Schema checks it',
+        'an ArkType morph (.pipe(fn)) or default changes the value after the JSON Schema checks it (for a default, write the key optional, as "days?": "number", and give the default where the handler reads the argument, as in ({ days = 1 }) => ...)',
       );
     const fallback: Record<string, (context: unknown) => never> = {};
     for (const code of ARKTYPE_FALLBACKS) {

@@ -89,7 +89,7 @@ function refuseDefaults(json: Readonly<Record<string, unknown>>, where: string):
     if ('default' in schema) {
       throw notConvertible(
         where,
-        `declares a default at ${formatPointer(pointer)}; Palisade never fills one in, so the handler would not receive the value its type promises (make the field optional instead)`,
+        `declares a default at ${formatPointer(pointer)}; Palisade never fills one in, so the handler would not receive the value its type promises: make the field optional and give the default where the handler reads the argument, as in ({ days = 1 }) => ...`,
       );
     }
   });

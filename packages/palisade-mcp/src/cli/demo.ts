@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { PalisadeError } from '../errors.js';
+import { isEveryInterface } from '../http/node/serve-url.js';
 import { isMissingPackage } from './optional-package.js';
 
 /** The package `demo` loads; fixed here, never derived from input. */
@@ -155,8 +156,14 @@ export async function demo(argv: readonly string[]): Promise<number> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  const host = args.options['host'];
+  const everywhere =
+    typeof host === 'string' && isEveryInterface(host)
+      ? `  Bound to ${host}: listening on every interface of this machine.\n`
+      : '';
   process.stderr.write(
     `palisade demo: serving MCP (Streamable HTTP, stateless) at ${url}\n` +
+      everywhere +
       `  Connect an MCP client to that URL; Ctrl-C stops it.\n`,
   );
   return EXIT_OK;

@@ -1,8 +1,11 @@
 /**
  * DNS-rebinding and cross-origin defences, decided on the header lines themselves (`rawHeaders`):
  * `req.headers` keeps only the first `Host` and so would hide a second one that a proxy in front
- * of us might have read instead. Nothing here returns or logs a header value.
+ * of us might have read instead. The one header value returned is the refused Host, quoted, escaped
+ * and cut, for the host's log only (`refusedHostReason`).
  */
+import { MAX_LOGGED_HOST_CHARS } from '../limits.js';
+import { quoted } from '../quote.js';
 import { asciiLowerCase, type HeaderIndex, trimOws, valuesOf } from './headers/index.js';
 import { normalizeHostName } from './http-options.js';
 
@@ -102,6 +105,16 @@ export function checkAuthority(
   if (allowed === undefined) return 'ok';
   if (target === undefined) return 'not-allowed';
   return allowed.has(hostName(target)) ? 'ok' : 'not-allowed';
+}
+
+/**
+ * The host's log line for a refused Host: which name was refused, quoted, escaped and cut to
+ * MAX_LOGGED_HOST_CHARS (the value is the client's), or that there was none.
+ */
+export function refusedHostReason(value: string | undefined): string {
+  return value === undefined
+    ? 'no Host header'
+    : `Host ${quoted(value, MAX_LOGGED_HOST_CHARS)} is not in allowedHosts`;
 }
 
 /** An absent Origin is admitted (non-browser clients send none); there is no "same as Host" fallback. */

@@ -57,6 +57,11 @@ export const REFUSALS = Object.freeze({
   ),
   // A GET or DELETE declaring a body (sessions): answered without reading it.
   bodilessBody: early('session-method-body', 400, -32600, 'Bad request: GET and DELETE carry no body'),
+  // A GET is how a client asks for a stream of server messages; the transport spec answers 405 when
+  // none is offered, and clients (the official SDKs) send one at every connection. Same answer as
+  // any other method, under its own rule so a log can tell this routine probe from a wrong method
+  // (telemetry/transport-log.ts logs it at debug: ROUTINE_RULES).
+  streamProbe: early('get-stream-not-offered', 405, -32600, 'Invalid request: only POST is served here'),
   // A CORS preflight asking to send any method but POST: answering 204 would only defer the
   // failure to the browser, and the host's log would not say why the page failed.
   preflightMethod: early(
@@ -71,6 +76,16 @@ export const REFUSALS = Object.freeze({
     -32600,
     'Invalid request: a preflight may only ask for GET, POST or DELETE',
   ),
+  // serve()'s routes (routes.ts): a document is read with GET or HEAD, and neither carries a body.
+  routeMethod: early(
+    'route-method-not-allowed',
+    405,
+    -32600,
+    'Invalid request: only GET and HEAD are served here',
+  ),
+  routeBody: early('route-body', 400, -32600, 'Invalid request: a GET or HEAD carries no body'),
+  routeFault: early('route-fault', 500, -32603, 'Internal error'),
+  routeTimeout: early('route-timeout', 503, -32603, 'Service unavailable'),
   badRequest: early('authorize', 400, -32600, 'Bad request'),
   unauthorized: early('authorize', 401, -32600, 'Unauthorized'),
   forbidden: early('authorize', 403, -32600, 'Forbidden'),

@@ -1,6 +1,7 @@
 /**
  * The `logger` option of the transports: any object with pino's method shape, `warn(obj, msg)`
- * and `error(obj, msg)` (a pino logger as it is, or a console-like shim). Palisade writes two
+ * and `error(obj, msg)`, and `debug(obj, msg)` when it has one (a pino logger as it is, or a
+ * console-like shim). Palisade writes two
  * kinds of record, each with a stable `event` field, and never a client byte: refusals name their
  * rule, faults their description and the error's `name` and `code`. A fault's message and stack
  * are left out on purpose: host errors often quote the input that caused them (a parser's
@@ -13,6 +14,8 @@ import { invalidOption } from '../errors.js';
 export interface PalisadeLogger {
   warn(record: object, message: string): void;
   error(record: object, message: string): void;
+  /** Routine refusals (a client's GET probe for a stream); without it they are not logged. */
+  debug?(record: object, message: string): void;
 }
 
 export type TransportName = 'http' | 'stdio';
@@ -49,6 +52,8 @@ export function checkLogger(value: unknown, path: string): PalisadeLogger | unde
     if (typeof candidate[method] !== 'function')
       throw invalidOption(`${path}.${method}`, 'must be a function taking (object, message)');
   }
+  if (candidate['debug'] !== undefined && typeof candidate['debug'] !== 'function')
+    throw invalidOption(`${path}.debug`, 'must be a function taking (object, message) when present');
   return value as PalisadeLogger;
 }
 
@@ -81,8 +86,16 @@ export function faultToLogger(
   };
 }
 
-export function refusalToLogger(logger: PalisadeLogger, record: RefusalRecord): void {
-  quietly(() => logger.warn(record, 'palisade: request refused'));
+export function refusalToLogger(
+  logger: PalisadeLogger,
+  level: 'warn' | 'debug',
+  record: RefusalRecord,
+): void {
+  quietly(() =>
+    level === 'warn'
+      ? logger.warn(record, 'palisade: request refused')
+      : logger.debug?.(record, 'palisade: request refused'),
+  );
 }
 
 /**

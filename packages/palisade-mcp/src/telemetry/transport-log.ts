@@ -6,7 +6,10 @@
  */
 import { type PalisadeLogger, refusalToLogger } from './logger.js';
 
-/** One transport refusal, for the host's log. Carries no client byte; `reason` is the host's own text. */
+/**
+ * One transport refusal, for the host's log. `reason` is `authorize`'s own text, or for a `421`
+ * the refused Host, quoted, escaped and cut to MAX_LOGGED_HOST_CHARS: no other client byte.
+ */
 export interface HttpLogEvent {
   readonly kind: 'refusal';
   readonly rule: string;
@@ -20,11 +23,20 @@ export function defaultFault(description: string, cause: unknown): void {
   process.stderr.write(`palisade: host fault: ${description}${detail}\n`);
 }
 
-/** `onLog` over a logger: the event's fields, under the stable record shape. */
+/**
+ * Refusals that are routine protocol negotiation rather than a caller doing something wrong: a
+ * client's GET probe for a stream (http/refusals.ts, `streamProbe`). Logged at `debug` (a logger
+ * without `debug` drops them) and not written to stderr by default, so the log an operator reads
+ * holds only refusals worth reading. `onLog` and the refusal channel still get them.
+ */
+export const ROUTINE_RULES: ReadonlySet<string> = new Set(['get-stream-not-offered']);
+
+/** `onLog` over a logger: the event's fields, under the stable record shape; routine ones at debug. */
 function logToLogger(logger: PalisadeLogger): (event: HttpLogEvent) => void {
   return (event) =>
     refusalToLogger(
       logger,
+      ROUTINE_RULES.has(event.rule) ? 'debug' : 'warn',
       event.reason === undefined
         ? { event: 'palisade.refusal', transport: 'http', rule: event.rule, status: event.status }
         : {
@@ -46,6 +58,7 @@ export function refusalLog(
 }
 
 export function defaultLog(event: HttpLogEvent): void {
+  if (ROUTINE_RULES.has(event.rule)) return;
   const reason = event.reason === undefined ? '' : ` (${event.reason})`;
   process.stderr.write(`palisade: http refusal ${event.rule} ${event.status}${reason}\n`);
 }

@@ -20,5 +20,5 @@ export function reportStdioRefusal(rule: string, code: number, logger: PalisadeL
     refusalChannel.publish(event);
   }
   if (logger !== undefined)
-    refusalToLogger(logger, { event: 'palisade.refusal', transport: 'stdio', rule, code });
+    refusalToLogger(logger, 'warn', { event: 'palisade.refusal', transport: 'stdio', rule, code });
 }

@@ -49,6 +49,7 @@ function recordingLogger(): { logger: PalisadeLogger; records: unknown[] } {
     logger: {
       warn: (record, message) => records.push({ level: 'warn', record, message }),
       error: (record, message) => records.push({ level: 'error', record, message }),
+      debug: (record, message) => records.push({ level: 'debug', record, message }),
     },
   };
 }
@@ -84,10 +85,12 @@ function call(args: Record<string, unknown>, extra: Record<string, unknown> = {}
 
 /** Request bytes, each meant to end in a different refusal or fault. */
 const CASES: ReadonlyArray<readonly [string, string]> = [
-  ['host not allowed', post('{}', { ...SECRET_HEADERS, Host: `${SECRET}.example` })],
+  // A refused Host is the one client value a log names, cut to 64 characters: the secret sits past the cut.
+  ['host not allowed', post('{}', { ...SECRET_HEADERS, Host: `${'h'.repeat(64)}${SECRET}.example` })],
   ['origin not allowed', post('{}', { ...SECRET_HEADERS, Origin: `http://${SECRET}.example` })],
   ['path not found', post('{}', SECRET_HEADERS).replace('POST /mcp ', `POST /${SECRET}?q=${SECRET} `)],
-  ['method', post('', SECRET_HEADERS, 'GET').replace('GET /mcp ', `GET /mcp?q=${SECRET} `)],
+  ['method', post('', SECRET_HEADERS, 'PUT').replace('PUT /mcp ', `PUT /mcp?q=${SECRET} `)],
+  ['GET probe', post('', SECRET_HEADERS, 'GET').replace('GET /mcp ', `GET /mcp?q=${SECRET} `)],
   ['authorize refuses', post('{}', { Authorization: `Bearer deny-${SECRET}` })],
   ['authorize throws', post('{}', { Authorization: 'Bearer throw', Cookie: `sid=${SECRET}` })],
   ['not acceptable', post('{}', { ...SECRET_HEADERS, Accept: `text/${SECRET}` })],

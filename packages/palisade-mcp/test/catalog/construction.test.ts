@@ -58,12 +58,29 @@ describe('createServer refuses a defective catalog at construction, naming the d
     expect(error.message).toContain('"dup"');
   });
 
-  test.each(['', 'has space', 'a'.repeat(129), 'slash/name', 'ünicode'])(
-    'the tool name %j is refused',
-    (name) => {
-      expect(
-        refusal({ name: 'x', version: '1', tools: [{ name, inputSchema: open, handler }] }).message,
-      ).toContain('tools[0].name');
+  test('an empty tool name is refused naming where it is', () => {
+    expect(
+      refusal({ name: 'x', version: '1', tools: [{ name: '', inputSchema: open, handler }] }).message,
+    ).toContain('tools[0].name');
+  });
+
+  const RULE = 'a tool name is 1 to 128 characters of A-Z a-z 0-9 _ . -';
+  test.each([
+    ['has space', `tool "has space" (tools[1]): its name holds " " at index 3; ${RULE}`],
+    ['slash/name', `tool "slash/name" (tools[1]): its name holds "/" at index 5; ${RULE}`],
+    ['ünicode', `tool "\\u00fcnicode" (tools[1]): its name holds "\\u00fc" at index 0; ${RULE}`],
+    ['line\nbreak', `tool "line\\nbreak" (tools[1]): its name holds "\\n" at index 4; ${RULE}`],
+    ['a'.repeat(200), `tool "${'a'.repeat(128)}"… (tools[1]): its name is 200 characters long; ${RULE}`],
+  ])(
+    'the tool name %j is refused by the name given, quoted, escaped and cut, saying what is wrong',
+    (name, message) => {
+      const tools = [
+        { name: 'fine', inputSchema: open, handler },
+        { name, inputSchema: open, handler },
+      ];
+      const error = refusal({ name: 'x', version: '1', tools });
+      expect(error.code).toBe('PALISADE_ERR_CATALOG_INVALID');
+      expect(error.message).toBe(message);
     },
   );
 

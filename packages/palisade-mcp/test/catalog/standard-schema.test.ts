@@ -63,12 +63,18 @@ describe('zod constructs the JSON Schema cannot carry are refused at constructio
     expectRefused(z.object({ a: z.string().pipe(z.email()) }), /\.pipe\(\) changes the value/);
   });
 
-  test('a .default() is refused as filling in a value', () => {
-    expectRefused(z.object({ a: z.string().default('x') }), /\.default\(\) fills in a value/);
+  test('a .default() is refused as filling in a value, saying to write .optional() and default in the handler', () => {
+    expectRefused(
+      z.object({ a: z.string().default('x') }),
+      /\.default\(\) fills in a value Palisade never fills in: write \.optional\(\) in its place and give the default where the handler reads the argument, as in \(\{ days = 1 \}\) => \.\.\.$/,
+    );
   });
 
-  test('a .prefault() is refused as filling in a value', () => {
-    expectRefused(z.object({ a: z.string().prefault('x') }), /\.prefault\(\) fills in a value/);
+  test('a .prefault() is refused as filling in a value, saying what to write instead', () => {
+    expectRefused(
+      z.object({ a: z.string().prefault('x') }),
+      /\.prefault\(\) fills in a value Palisade never fills in: write \.optional\(\) in its place/,
+    );
   });
 
   test('a .catch() is refused as replacing a refused value', () => {
@@ -116,10 +122,10 @@ describe('valibot constructs the JSON Schema cannot carry are refused at constru
     expectRefused(toStandardJsonSchema(schema), /output side\): The "transform" action/);
   });
 
-  test('an optional with a default is refused as a default', () => {
+  test('an optional with a default is refused as a default, saying to default in the handler instead', () => {
     expectRefused(
       toStandardJsonSchema(v.object({ a: v.optional(v.string(), 'x') })),
-      /default at #\/properties\/a/,
+      /default at #\/properties\/a; .*: make the field optional and give the default where the handler reads the argument/,
     );
   });
 });
@@ -136,8 +142,11 @@ describe('ArkType constructs the JSON Schema cannot carry are refused at constru
     expectRefused(type({ a: type('string').pipe((s) => s.length) }), /morph .* changes the value/);
   });
 
-  test('a default is refused as changing the value', () => {
-    expectRefused(type({ a: 'string = "x"' }), /or default changes the value/);
+  test('a default is refused as changing the value, saying to write the key optional instead', () => {
+    expectRefused(
+      type({ a: 'string = "x"' }),
+      /or default changes the value .*\(for a default, write the key optional, as "days\?": "number", and give the default where the handler reads the argument/,
+    );
   });
 });
 

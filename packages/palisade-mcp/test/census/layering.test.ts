@@ -2,8 +2,8 @@
  * Imports flow one way between the package's parts. Each part has a level; an import may only go
  * to a strictly lower level, so parts on one level never import each other.
  *
- *   0  errors, limits,     the error classes, the named bounds and the revisions: import nothing
- *      revisions           of ours
+ *   0  errors, limits,     the error classes, the named bounds, the revisions, and quoting outside
+ *      revisions, quote    text for a message: import nothing of ours
  *   1  wire                bytes to JSON and back, the JSON-RPC envelope, the MCP headers: what a
  *                          client shares with the server (`palisade-mcp/wire`), below every other part
  *   2  options, telemetry  option checking; the dispatch channel and the log adapters
@@ -34,6 +34,7 @@ import { partOf, plant, runCensus, sourceFiles } from './source.js';
 const LEVELS: Readonly<Record<string, number>> = {
   errors: 0,
   limits: 0,
+  quote: 0,
   revisions: 0,
   wire: 1,
   options: 2,

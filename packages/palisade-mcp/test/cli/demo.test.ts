@@ -113,6 +113,18 @@ describe('palisade demo over HTTP', () => {
     }
   });
 
+  test('bound to 0.0.0.0, it prints a URL a client can use and says it listens on every interface', async () => {
+    const child = start('--host', '0.0.0.0', '--allowed-host', '127.0.0.1', '--port', '0');
+    const stderr = collect(child.stderr);
+    const url = await servedUrl(child);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(stderr.text).toContain('Bound to 0.0.0.0: listening on every interface of this machine.');
+    const response = await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(response.status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  });
+
   test('binding an address that is not loopback without --allowed-host exits 1 under the option code', async () => {
     const child = start('--host', '0.0.0.0', '--port', '0');
     const stderr = collect(child.stderr);

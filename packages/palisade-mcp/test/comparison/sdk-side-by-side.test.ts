@@ -17,6 +17,12 @@ import { serve } from '../../src/http/node/index.js';
 import { createServer, defineTool } from '../../src/index.js';
 
 const README = readFileSync(fileURLToPath(new URL('../../../../README.md', import.meta.url)), 'utf8');
+const PAGE = readFileSync(fileURLToPath(new URL('../../../../docs/comparison.md', import.meta.url)), 'utf8');
+
+/** The rows of the side-by-side table in `markdown`, header and rule left out. */
+function tableRows(markdown: string): string[] {
+  return markdown.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| request |'));
+}
 
 interface Vector {
   /** The README row's first cell. */
@@ -178,11 +184,31 @@ afterAll(async () => {
 });
 
 describe('Palisade and the official SDK v2, the same bytes to each', () => {
-  test.each(VECTORS)('the README row for "$name" is what each server answered', async (vector) => {
-    const row = `| ${vector.name} | ${cell(await exchange(palisade.port, vector))} | ${cell(await exchange(sdk.port, vector))} |`;
-    // SIDE_BY_SIDE_PRINT=1 prints the measured rows, to paste into the README when a side changes.
-    if (process.env['SIDE_BY_SIDE_PRINT'] !== undefined) process.stderr.write(`${row}\n`);
-    expect(README).toContain(row);
+  const measured: string[] = [];
+
+  test.each(VECTORS)(
+    'the docs/comparison.md row for "$name" is what each server answered',
+    async (vector) => {
+      const row = `| ${vector.name} | ${cell(await exchange(palisade.port, vector))} | ${cell(await exchange(sdk.port, vector))} |`;
+      measured.push(row);
+      // SIDE_BY_SIDE_PRINT=1 prints the measured rows, to paste into the page when a side changes.
+      if (process.env['SIDE_BY_SIDE_PRINT'] !== undefined) process.stderr.write(`${row}\n`);
+      expect(PAGE).toContain(row);
+    },
+  );
+
+  test('the README’s shorter table is the control and every row where only the SDK runs the tool', () => {
+    expect(measured).toHaveLength(VECTORS.length);
+    const differing = measured.filter(
+      (row, index) =>
+        index === 0 || (row.includes('| refused:') && row.endsWith('| admitted: the tool ran |')),
+    );
+    // The first table under the heading; the section may hold others (palisade-mcp-auth's).
+    const table = README.indexOf(
+      '| request | Palisade | official SDK v2 |',
+      README.indexOf('## Palisade and the official SDK'),
+    );
+    expect(tableRows(README.slice(table, README.indexOf('\n\n', table)))).toEqual(differing);
   });
 
   test('the control row is admitted by both, so a refusal in another row is the vector, not the setup', async () => {

@@ -1,5 +1,5 @@
 /**
- * Every relative link in the README, the pages under docs/ and examples/, and the packages' own
+ * Every relative link in the README, CONTRIBUTING.md, the pages under docs/ and examples/, and the packages' own
  * READMEs leads somewhere: the file exists, and an anchor names a heading of that file (GitHub's
  * slug rules). Pages move; a link that silently stops resolving is documentation that lies about
  * where the answer is.
@@ -12,6 +12,7 @@ import { describe, expect, test } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const PAGES = [
   'README.md',
+  'CONTRIBUTING.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),

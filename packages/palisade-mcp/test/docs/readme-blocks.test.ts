@@ -1,12 +1,20 @@
 /**
- * Every code block in the README is run, so the README cannot go stale. A block is preceded by an
+ * Every code block in the README is run, and every marked block of the docs pages the README hands
+ * its longer examples to (PAGES below), so none of them can go stale. A block is preceded by an
  * HTML comment saying how it is run (invisible when rendered):
  *
  *   <!-- readme-test: first-screen -->       `npm ci && npm start` / `npm test`: the demo is started with
  *                                            `npm start` and answers; `.ci/run` runs `npm ci` and `npm test`
  *   <!-- readme-test: stdio-config -->       an MCP client's JSON entry: the command it names is spawned and
  *                                            answers `initialize` over stdio
- *   <!-- readme-test: install -->            `npm install a b`: each package resolves, as installing gives it
+ *   <!-- readme-test: pack -->               the Quick start's commands in a clone, and
+ *   <!-- readme-test: app-install -->        its `npm install` lines in the new app's folder: both run by
+ *                                            quick-start.test.ts, in an empty folder outside the repository
+ *   <!-- readme-test: published-install --> `npm install a b` once published: each name is a workspace
+ *                                            package's, or one the app-install block installs
+ *   <!-- readme-test: app-file NAME -->      a file of the new app (package.json, tsconfig.json): written to
+ *                                            NAME in the scratch project here (the type check uses them) and
+ *                                            in quick-start.test.ts's empty folder
  *   <!-- readme-test: palisade-cli -->       `npx -p palisade-mcp ... palisade ARGS` lines: the workspace's own `palisade`
  *                                            bin runs with ARGS (HTTP: `--port 0` added, then tools/list is
  *                                            answered at the URL it prints; `--stdio`: it answers initialize)
@@ -23,16 +31,30 @@
  * blocks are also type-checked together by the workspace's `tsc`.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/**
+ * The pages whose blocks run, in order: the README, where every block is marked, then the docs
+ * pages the README hands its longer examples to, where only the marked blocks run (the rest are
+ * fragments, such as a Next.js route file). Later pages may import what earlier ones wrote
+ * (`./greet.ts`).
+ */
+const PAGES = [
+  { page: 'README.md', everyBlockMarked: true },
+  { page: 'docs/mounts.md', everyBlockMarked: false },
+  { page: 'docs/http.md', everyBlockMarked: false },
+  { page: 'docs/telemetry.md', everyBlockMarked: false },
+] as const;
 
 interface Block {
+  readonly page: string;
   readonly mode: string;
   readonly args: readonly string[];
   readonly language: string;
@@ -40,7 +62,7 @@ interface Block {
   readonly line: number;
 }
 
-function blocks(markdown: string): Block[] {
+function blocks(page: string, markdown: string): Block[] {
   const found: Block[] = [];
   const lines = markdown.split('\n');
   for (let index = 0; index < lines.length; index++) {
@@ -50,6 +72,7 @@ function blocks(markdown: string): Block[] {
     const marker = /^<!-- readme-test: (\S+)(.*?) -->$/.exec(lines[index - 1] ?? '');
     const args = [...(marker?.[2] ?? '').matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
     found.push({
+      page,
       mode: marker?.[1] ?? 'unmarked',
       args,
       language: fence[1] ?? '',
@@ -61,7 +84,10 @@ function blocks(markdown: string): Block[] {
   return found;
 }
 
-const BLOCKS = blocks(README);
+const ALL_BLOCKS = PAGES.flatMap(({ page }) => blocks(page, readFileSync(join(ROOT, page), 'utf8')));
+const BLOCKS = ALL_BLOCKS.filter(
+  (block) => block.mode !== 'unmarked' || PAGES.find((page) => page.page === block.page)?.everyBlockMarked,
+);
 const project = mkdtempSync(join(ROOT, '.readme-test-'));
 const children: ChildProcess[] = [];
 // The README says `npx tsx http.ts` everywhere and `node http.ts` on Node 22.18 or newer: where this
@@ -156,10 +182,22 @@ function run(file: string): Promise<{ code: number | null; stdout: string; stder
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-describe('the README code blocks', () => {
-  test('every code block says how it is run', () => {
+describe('the code blocks of the README and of the docs pages it hands examples to', () => {
+  test('every code block of the README says how it is run', () => {
     expect(BLOCKS.filter((block) => block.mode === 'unmarked').map((block) => block.line)).toEqual([]);
-    expect(BLOCKS.length).toBeGreaterThan(5);
+    expect(BLOCKS.filter((block) => block.page === 'README.md').length).toBeGreaterThan(5);
+  });
+
+  test('each docs page on the list has blocks that run, and no two blocks write one file', () => {
+    for (const { page } of PAGES)
+      expect(
+        BLOCKS.some((block) => block.page === page),
+        page,
+      ).toBe(true);
+    const written = BLOCKS.filter((block) => ['file', 'serve', 'run'].includes(block.mode)).map(
+      (block) => block.args[0],
+    );
+    expect(written.length).toBe(new Set(written).size);
   });
 
   test('the TypeScript blocks type-check together', () => {
@@ -168,29 +206,17 @@ describe('the README code blocks', () => {
         writeFileSync(join(project, block.args[0] ?? ''), block.code);
       }
     }
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2023',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          allowImportingTsExtensions: true,
-          skipLibCheck: true,
-          types: ['node'],
-        },
-        include: ['*.ts'],
-      }),
-    );
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+    // The new app's package.json and tsconfig.json, as the Quick start writes them.
+    for (const block of BLOCKS) {
+      if (block.mode === 'app-file') writeFileSync(join(project, block.args[0] ?? ''), block.code);
+    }
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))).toMatchObject({ type: 'module' });
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     expect(() => execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' })).not.toThrow();
   });
 
   for (const block of BLOCKS) {
-    const title = `line ${block.line}: ${block.mode} ${block.args.join(' ')}`.trim();
+    const title = `${block.page} line ${block.line}: ${block.mode} ${block.args.join(' ')}`.trim();
     switch (block.mode) {
       case 'first-screen':
         test(`${title}: npm start serves the demo, and CI runs npm ci and npm test`, async () => {
@@ -234,18 +260,29 @@ describe('the README code blocks', () => {
           expect(await initializeOverStdio(config.args)).toBe('2025-11-25');
         });
         break;
-      case 'install':
-        test(`${title}: every package it installs resolves`, () => {
-          const packages = block.code
+      case 'published-install':
+        test(`${title}: it installs the packages the tarball install gives, by their published names`, () => {
+          const names = block.code
             .trim()
             .replace(/^npm install /, '')
             .split(/\s+/);
-          const require = createRequire(join(project, 'package.json'));
-          for (const name of packages) {
-            expect(() => require.resolve(`${name}/package.json`), name).not.toThrow();
+          const installed = BLOCKS.filter((other) => other.mode === 'app-install')
+            .map((other) => other.code)
+            .join(' ');
+          const tarball = /palisade-packs\/(\S+)-\d+\.\d+\.\d+\.tgz/.exec(installed)?.[1];
+          const own = JSON.parse(readFileSync(join(ROOT, 'packages/palisade-mcp/package.json'), 'utf8')) as {
+            name: string;
+          };
+          expect(tarball).toBe(own.name);
+          for (const name of names) {
+            expect(name === own.name || installed.split(/\s+/).includes(name), name).toBe(true);
           }
         });
         break;
+      case 'pack':
+      case 'app-install':
+      case 'app-file':
+        break; // run in an empty folder by quick-start.test.ts; the app files are written above
       case 'palisade-cli':
         test(`${title}: each command serves the demo`, async () => {
           const lines = block.code
@@ -288,4 +325,21 @@ describe('the README code blocks', () => {
         });
     }
   }
+
+  test('the Express block, with its port already taken, fails naming EADDRINUSE and prints no URL', async () => {
+    const express = BLOCKS.find((block) => block.mode === 'serve' && block.args[0] === 'express.ts');
+    expect(express?.code).toContain('3000');
+    const taken = createNetServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      writeFileSync(join(project, 'express-busy.ts'), (express?.code ?? '').replaceAll('3000', String(port)));
+      const outcome = await run('express-busy.ts');
+      expect(outcome.code).not.toBe(0);
+      expect(outcome.stderr).toContain('EADDRINUSE');
+      expect(outcome.stderr).not.toContain('MCP server at');
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });

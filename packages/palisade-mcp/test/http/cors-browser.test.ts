@@ -1,33 +1,23 @@
 /**
- * CORS in a real browser: Debian's `chromium`, driven by playwright-core. A page served from one
- * loopback origin (http://127.0.0.1:A) calls the endpoint on another (http://localhost:B/mcp) with
- * fetch, so Chromium itself sends the preflight, decides from our headers whether the call may go
- * out, and decides what the page may read. The same page from an origin not on the list
- * (http://localhost:A) is refused. The same cases run against both handlers: the node handler on
- * `node:http`, and the fetch handler as a Hono route served by @hono/node-server. As in
- * render-html-browser.test.ts, a missing browser fails the test, naming the fix, rather than
- * skipping it.
+ * CORS in a real browser: headless Chromium (test/support/chromium.ts: the one shipped in the
+ * `@sparticuz/chromium` npm package unless PALISADE_CHROMIUM names another), driven by
+ * playwright-core. A page served from one loopback origin (http://127.0.0.1:A) calls the endpoint
+ * on another (http://localhost:B/mcp) with fetch, so Chromium itself sends the preflight, decides
+ * from our headers whether the call may go out, and decides what the page may read. The same page
+ * from an origin not on the list (http://localhost:A) is refused. The same cases run against both
+ * handlers: the node handler on `node:http`, and the fetch handler as a Hono route served by
+ * @hono/node-server. A browser that fails to start fails the test rather than skipping it.
  */
-import { existsSync } from 'node:fs';
 import { Hono } from 'hono';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import type { HttpHandlerOptions, HttpLogEvent } from '../../src/http/http-options.js';
 import { createHttpHandler } from '../../src/http/node/handler.js';
+import { launchChromium } from '../support/chromium.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import { basicServer, type Json, type Mounted, modernRequest, mount } from '../support/http-peer.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const TOKEN = 'Bearer page-token';
 const LIST = modernRequest(1, 'tools/list');
 
@@ -103,9 +93,6 @@ describe.each(ENDPOINTS)('CORS in headless Chromium: %s', (_name, listen) => {
   let authorizeCalls = 0;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
-    }
     pages = await mount((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><title>client</title><p>an MCP client page</p>');
@@ -130,7 +117,7 @@ describe.each(ENDPOINTS)('CORS in headless Chromium: %s', (_name, listen) => {
       arrived,
     );
     url = `http://localhost:${endpoint.port}/mcp`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

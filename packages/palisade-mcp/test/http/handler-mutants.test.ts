@@ -326,6 +326,8 @@ interface RefusalCase {
   readonly rule: string;
   readonly code?: number;
   readonly message: string;
+  /** The `reason` onLog is given, when the refusal has one. */
+  readonly reason?: string;
 }
 
 const WITH_BODY = post(LIST.body, LIST.headers);
@@ -357,6 +359,7 @@ describe('every refusal, as the client and the host log see it', () => {
         status: 421,
         rule: 'host-not-allowed',
         message: 'Invalid request: Host not allowed',
+        reason: 'Host "evil.example" is not in allowedHosts',
       },
     ],
     [
@@ -540,14 +543,16 @@ describe('every refusal, as the client and the host log see it', () => {
       error: { code: refused.code ?? -32600, message: refused.message },
     });
     expect(events).toEqual([
-      refused.rule === 'authorize-timeout'
-        ? {
-            kind: 'refusal',
-            rule: refused.rule,
-            status: refused.status,
-            reason: 'authorize did not settle before the read deadline',
-          }
-        : { kind: 'refusal', rule: refused.rule, status: refused.status },
+      refused.reason !== undefined
+        ? { kind: 'refusal', rule: refused.rule, status: refused.status, reason: refused.reason }
+        : refused.rule === 'authorize-timeout'
+          ? {
+              kind: 'refusal',
+              rule: refused.rule,
+              status: refused.status,
+              reason: 'authorize did not settle before the read deadline',
+            }
+          : { kind: 'refusal', rule: refused.rule, status: refused.status },
     ]);
     reply.client.end();
   });

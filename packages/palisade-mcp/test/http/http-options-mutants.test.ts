@@ -206,7 +206,7 @@ describe('with no onLog, refusals go to stderr', () => {
   test('a refusal is written by rule and status', async () => {
     const written = stderrLines();
     const port = await serveWith({});
-    const reply = await exchange(port, post(LIST.body, LIST.headers, 'GET'));
+    const reply = await exchange(port, post(LIST.body, LIST.headers, 'PUT'));
     expect(reply.status).toBe(405);
     expect(written).toEqual(['palisade: http refusal method-not-allowed 405\n']);
     reply.client.end();
@@ -240,7 +240,7 @@ describe('with a logger and neither onLog nor onFault', () => {
   test('a refusal with no reason is a warn record of exactly event, transport, rule and status', async () => {
     const log = recordingLogger();
     const port = await serveWith({ logger: log.logger });
-    const reply = await exchange(port, post(LIST.body, LIST.headers, 'GET'));
+    const reply = await exchange(port, post(LIST.body, LIST.headers, 'PUT'));
     expect(reply.status).toBe(405);
     expect(log.warn).toStrictEqual([
       [

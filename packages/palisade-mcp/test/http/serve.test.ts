@@ -502,7 +502,9 @@ describe('serve() settings', () => {
 
   test('a non-loopback host with allowedHosts binds', { tags: ['threat-model'] }, async () => {
     const served = await serving({ host: '0.0.0.0', allowedHosts: ['mcp.example'] });
-    expect(served.url).toBe(`http://0.0.0.0:${served.port}`);
+    expect(served.server.address()).toMatchObject({ address: '0.0.0.0', port: served.port });
+    // Its URL names the allowed host rather than 0.0.0.0 (serve-url.test.ts).
+    expect(served.url).toBe(`http://mcp.example:${served.port}`);
     await served.close();
   });
 

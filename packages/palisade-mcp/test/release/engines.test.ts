@@ -126,11 +126,13 @@ describe('engines.node in every manifest', () => {
 
 describe('the Node versions CI runs the suite on', () => {
   const matrixScript = readFileSync(`${ROOT}scripts/node-matrix.sh`, 'utf8');
-  const matrix = /^\[\[ \$\{#versions\[@\]\} -gt 0 \]\] \|\| versions=\(([\d ]+)\)$/m.exec(matrixScript)?.[1];
-  const lines = [20, ...(matrix ?? '').split(' ').map(Number)];
+  const matrix = /^\[\[ \$\{#versions\[@\]\} -gt 0 \]\] \|\| versions=\(([\d. ]+)\)$/m.exec(
+    matrixScript,
+  )?.[1];
+  const lines = ['20', ...(matrix ?? '').split(' ')];
 
-  test('are 20, then 22, 24 and 26 through the matrix script, which .ci/run calls with no version named', () => {
-    expect(lines).toEqual([20, 22, 24, 26]);
+  test('are 20, then 20.19, 22, 24 and 26 through the matrix script, which .ci/run calls with no version named', () => {
+    expect(lines).toEqual(['20', '20.19', '22', '24', '26']);
     const steps = readFileSync(`${ROOT}.ci/run`, 'utf8')
       .split('\n')
       .filter((line) => line !== '' && !line.startsWith('#'));
@@ -144,20 +146,26 @@ describe('the Node versions CI runs the suite on', () => {
   test('every manifest admits each of those release lines', () => {
     const refused = [{ dir: '.', manifest: root }, ...workspaces].flatMap(({ dir, manifest: pkg }) =>
       lines
-        .filter((line) => !admits(pkg.engines?.node ?? '', [line, 99, 0]))
+        .map((line) => line.split('.').map(Number))
+        .map(([major = 0, minor]) => [major, minor ?? 99, 0] as const)
+        .filter((version) => !admits(pkg.engines?.node ?? '', [...version]))
+        .map(([major, minor]) => (minor === 99 ? `${major}` : `${major}.${minor}`))
         .map((line) => `${dir} (${pkg.engines?.node}) refuses Node ${line}`),
     );
     expect(refused).toEqual([]);
   });
 
-  test('the README names the same lines, and says the text-only checks run once', () => {
+  test('the README names the same lines', () => {
     const readme = readFileSync(`${ROOT}README.md`, 'utf8').replace(/\s+/g, ' ');
     expect(readme).toContain(
-      'CI runs the whole suite on Node 20, and every test that runs code again on Node 22, 24 and 26',
+      'CI runs the whole suite on Node 20 and on 20.19, the oldest `engines` admits, and every test that runs code again on Node 22, 24 and 26',
     );
-    expect(readme).toContain(
-      'the checks that only read text, and the three MCP Inspector CLI walks, run once',
-    );
+  });
+
+  test('the Inspector CLI walks run on every version: the matrix leaves none of them out', () => {
+    const listed = /^run_once=\(\n([^)]*)\n\)$/m.exec(matrixScript)?.[1] ?? '';
+    expect(listed).not.toContain('inspector-cli');
+    expect(listed).toContain('test/docs/links.test.ts');
   });
 
   test('every test file the matrix leaves out exists, so the list cannot name a file that moved', () => {

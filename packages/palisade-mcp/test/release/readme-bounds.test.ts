@@ -49,6 +49,8 @@ const CLAIMS: readonly Claim[] = [
   { limit: 'STDIO_SHUTDOWN_GRACE_MS', figure: '2,000', quote: '2,000 ms (`STDIO_SHUTDOWN_GRACE_MS`)' },
   { limit: 'DEFAULT_HTTP_READ_TIMEOUT_MS', figure: '15000', quote: '| `readTimeoutMs` | `15000` |' },
   { limit: 'DEFAULT_SNIFF_TIMEOUT_MS', figure: '5000', quote: '| `sniffTimeoutMs` | `5000` |' },
+  { limit: 'MAX_ROUTES', figure: '16', quote: 'at most 16 paths' },
+  { limit: 'MAX_ROUTE_BODY_BYTES', figure: '65,536', quote: 'a body of at most 65,536 bytes' },
   {
     limit: 'DEFAULT_HEADERS_TIMEOUT_MS',
     figure: '10000',
@@ -78,6 +80,16 @@ const CLAIMS: readonly Claim[] = [
   },
   { limit: 'MAX_TEMPLATE_URI_BYTES', figure: '8,192', quote: 'URIs longer than 8,192 bytes match nothing' },
   { limit: 'MAX_REGEX_WORK', figure: '4,194,304', quote: 'cannot check within 4,194,304 steps' },
+  {
+    limit: 'MAX_LOGGED_HOST_CHARS',
+    figure: '64',
+    quote: 'cut to 64 characters (`MAX_LOGGED_HOST_CHARS`)',
+  },
+  {
+    limit: 'MAX_TOOL_ERROR_CHARS',
+    figure: '4,096',
+    quote: 'A message longer than 4,096 UTF-16 code units (`MAX_TOOL_ERROR_CHARS`)',
+  },
   {
     limit: 'DEFAULT_CORS_MAX_AGE_SECONDS',
     figure: '600',

@@ -1,7 +1,8 @@
 /**
  * What `npm publish` would upload, read from `npm pack --dry-run --json` (the same file list npm
  * computes for a publish) after `npm test` has built `dist/`. Shipped: the compiled modules and
- * their declarations, the manifest, the README and the licence. Not shipped: sources, tests,
+ * their declarations, the `palisade` command's entry (bin/), the manifest, the README and the
+ * licence. Not shipped: sources, tests,
  * source maps and declaration maps (they point at `src/`, which is not shipped), build info.
  */
 import { execFileSync } from 'node:child_process';
@@ -18,8 +19,10 @@ const ALLOWED: readonly RegExp[] = [
   /^package\.json$/,
   /^LICENSE$/,
   /^README\.md$/,
-  /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.js$/,
-  /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.d\.ts$/,
+  /^bin\/palisade\.js$/,
+  // `.generated` marks code a script wrote (scripts/meta-schema-validator.ts).
+  /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+(?:\.generated)?\.js$/,
+  /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+(?:\.generated)?\.d\.ts$/,
 ];
 
 let packed: string[] = [];

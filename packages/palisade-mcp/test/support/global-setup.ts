@@ -1,5 +1,6 @@
 /**
- * Vitest global setup: compiles the stdio fixtures (`test/fixtures/serve-*.ts`) once for the whole run (see fixture-bundles.ts).
+ * Vitest global setup: compiles the stdio fixtures (`test/fixtures/serve-*.ts`) once for the whole run (see fixture-bundles.ts),
+ * and unpacks the browser tests' Chromium when it is not yet (chromium.ts).
  *
  * The bundles go to a directory of their own per run, under the workspace's node_modules so that a
  * package the fixture imports resolves there; two runs side by side (the Node version matrix) never
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
+import { CHROMIUM_VARIABLE, chromiumPath } from './chromium.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const CACHE = fileURLToPath(new URL('../../../../node_modules/.cache/', import.meta.url));
@@ -30,5 +32,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     logLevel: 'warning',
   });
   project.provide('fixtureBundleDir', dir);
+  // The browser tests' Chromium, unpacked here once after an `npm ci` (about 3 s idle) rather than
+  // inside a test's beforeAll, where two files unpacking 190 MB at once on a loaded machine ran
+  // past the hook timeout. A failure here is left for those tests to report, by name.
+  if (process.env[CHROMIUM_VARIABLE] === undefined) await chromiumPath().catch(() => undefined);
   return () => rm(dir, { recursive: true, force: true });
 }

@@ -38,7 +38,7 @@ import {
   reportRefusal,
 } from '../exchange-steps.js';
 import { valuesOf } from '../headers/index.js';
-import { checkHost, originAllowed, targetDisagrees, targetPath } from '../host-origin.js';
+import { checkHost, originAllowed, refusedHostReason, targetDisagrees, targetPath } from '../host-origin.js';
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from '../http-options.js';
 import { isJsonContentType, readAccept } from '../media.js';
 import { type HttpRefusal, REFUSALS } from '../refusals.js';
@@ -133,7 +133,8 @@ async function serveFetch(
   // A runtime builds the URL from an absolute-form target when there is one (@hono/node-server
   // does), else from Host: a URL naming another host than Host is that target (handler.ts).
   if (targetDisagrees(url.host, headers)) return refuse(REFUSALS.hostTarget);
-  if (host === 'not-allowed') return refuse(REFUSALS.hostNotAllowed);
+  if (host === 'not-allowed')
+    return refuse(REFUSALS.hostNotAllowed, {}, refusedHostReason(valuesOf(headers, 'host')[0]));
   if (!originAllowed(headers, options.allowedOrigins)) return refuse(REFUSALS.originNotAllowed);
   const origin = valuesOf(headers, 'origin')[0];
   // The origin is ours (or absent): from here every answer is one a page may read.
@@ -156,8 +157,10 @@ async function serveFetch(
     if (verdict.kind === 'answer') return new Response(null, { status: 204, headers: verdict.headers });
   }
   if (request.method !== 'POST') {
-    // With sessions, GET opens or resumes a stream and DELETE ends a session.
-    if (sessions === undefined) return refuse(REFUSALS.method, { allow: 'POST' });
+    // With sessions, GET opens or resumes a stream and DELETE ends a session. Without, a GET is
+    // the routine probe for a stream none is offered on, logged under its own rule.
+    if (sessions === undefined)
+      return refuse(request.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
     if (request.method !== 'GET' && request.method !== 'DELETE')
       return refuse(REFUSALS.sessionMethod, { allow: 'GET, POST, DELETE' });
   }

@@ -51,6 +51,7 @@ import {
   checkAuthority,
   checkHost,
   originAllowed,
+  refusedHostReason,
   targetAuthority,
   targetDisagrees,
   targetPath,
@@ -201,7 +202,10 @@ class NodeExchange {
     if (host === 'repeated') return this.refuse(REFUSALS.hostRepeated);
     // An absolute-form target (`POST http://evil.example/mcp`) is the host the RFC says to use.
     if (!http2 && targetDisagrees(targetAuthority(req.url), headers)) return this.refuse(REFUSALS.hostTarget);
-    if (host === 'not-allowed') return this.refuse(REFUSALS.hostNotAllowed);
+    if (host === 'not-allowed') {
+      const refused = http2 && typeof authority === 'string' ? authority : valuesOf(headers, 'host')[0];
+      return this.refuse(REFUSALS.hostNotAllowed, {}, refusedHostReason(refused));
+    }
     if (!originAllowed(headers, options.allowedOrigins)) return this.refuse(REFUSALS.originNotAllowed);
     if (cors !== undefined) {
       // The origin is ours (or absent): from here every answer, refusals and streams included, is
@@ -231,8 +235,10 @@ class NodeExchange {
       }
     }
     if (req.method !== 'POST') {
-      // With sessions, GET opens or resumes a stream and DELETE ends a session.
-      if (this.sessions === undefined) return this.refuse(REFUSALS.method, { allow: 'POST' });
+      // With sessions, GET opens or resumes a stream and DELETE ends a session. Without, a GET is
+      // the routine probe for a stream none is offered on, logged under its own rule.
+      if (this.sessions === undefined)
+        return this.refuse(req.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
       if (req.method !== 'GET' && req.method !== 'DELETE')
         return this.refuse(REFUSALS.sessionMethod, { allow: 'GET, POST, DELETE' });
     }

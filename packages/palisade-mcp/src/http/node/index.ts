@@ -27,5 +27,13 @@ export {
   type HostAllowListOptions,
   hostAllowList,
 } from './host-allow-list.js';
-export { type ServeOptions, type ServeTlsOptions, type Serving, serve } from './serve.js';
+export {
+  type RouteAnswer,
+  type RouteRequest,
+  type ServeOptions,
+  type ServeRoute,
+  type ServeTlsOptions,
+  type Serving,
+  serve,
+} from './serve.js';
 export type { Pem } from './serve-tls.js';

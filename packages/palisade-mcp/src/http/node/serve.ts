@@ -27,13 +27,16 @@ import {
 import { isPlainObject, refuseUnknownKeys, requireInteger, requireString } from '../../options.js';
 import type { Server } from '../../server.js';
 import { refusalLog } from '../../telemetry/transport-log.js';
-import { HTTP_KEYS } from '../http-options.js';
+import { checkHttpOptions, HTTP_KEYS } from '../http-options.js';
 import { answerClientError } from './client-error.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
 import { sniff } from './protocol-sniff.js';
+import { checkRoutes, routeFront, type ServeRoute } from './routes.js';
 import { checkTlsOptions, createTlsListener, type ServeTlsOptions } from './serve-tls.js';
+import { servingUrl } from './serve-url.js';
 import { guardSession } from './session-guard.js';
 
+export type { RouteAnswer, RouteRequest, ServeRoute } from './routes.js';
 export type { ServeTlsOptions } from './serve-tls.js';
 
 export interface ServeOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
@@ -47,6 +50,11 @@ export interface ServeOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
   readonly http2?: boolean;
   /** Certificate and key: the port then speaks HTTPS, HTTP/2 or HTTP/1.1 as ALPN settles. */
   readonly tls?: ServeTlsOptions;
+  /**
+   * Exact paths beside the MCP endpoint answered to GET and HEAD by a host function, under the
+   * same Host (and, unless a route says `origins: 'any'`, Origin) checks: at most 16 (routes.ts).
+   */
+  readonly routes?: Readonly<Record<string, ServeRoute>>;
   /** ms for a new connection to reveal its protocol. Default 5,000. */
   readonly sniffTimeoutMs?: number;
   /** HTTP/1.1 request-head deadline, ms. Default 10,000. */
@@ -71,7 +79,11 @@ export interface ServeOptions extends Omit<HttpHandlerOptions, 'allowedHosts'> {
 }
 
 export interface Serving {
-  /** `http://host:port` (`https://` with `tls`), IPv6 hosts bracketed. */
+  /**
+   * `http://host:port` (`https://` with `tls`), IPv6 hosts bracketed. Bound to every interface
+   * (`0.0.0.0`, `::`), it names a host that reaches the server and that allowedHosts admits:
+   * loopback when admitted, else the first allowed name (`server.address()` has the bound address).
+   */
   readonly url: string;
   readonly port: number;
   /** The listening socket server; the HTTP servers behind it never listen. */
@@ -85,6 +97,7 @@ const SERVE_KEYS = [
   'port',
   'http2',
   'tls',
+  'routes',
   'sniffTimeoutMs',
   'headersTimeoutMs',
   'requestTimeoutMs',
@@ -167,7 +180,10 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
   }
   // A listening server owns every path: only the endpoint is MCP, the rest is 404.
   if (options.path === undefined) handlerOptions['path'] = DEFAULT_SERVE_PATH;
-  const handler = createHttpHandler(server, handlerOptions as unknown as HttpHandlerOptions);
+  const routes = checkRoutes(options.routes, handlerOptions['path'] as string);
+  const mcp = createHttpHandler(server, handlerOptions as unknown as HttpHandlerOptions);
+  // Without routes nothing stands before the handler: not even a path lookup per request.
+  const handler = routes === undefined ? mcp : routeFront(routes, checkHttpOptions(handlerOptions), mcp);
 
   const http1 = createHttp1Server(
     {
@@ -258,10 +274,9 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
   ]);
   const address = listener.address();
   if (address === null || typeof address === 'string') throw new Error('serve: the listener has no port');
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   return {
-    url: `${tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
+    url: servingUrl(tls ? 'https' : 'http', address, options.allowedHosts ?? LOOPBACK_HOSTS),
     port: address.port,
     server: listener,
     close: async () => {

@@ -2,11 +2,13 @@
  * `tools/call`: the one dispatch site. The arguments are validated against the schema
  * `tools/list` advertised, and the handler receives that very object: no coercion, no
  * defaults, nothing removed. Arguments that fail the schema are a tool result with
- * `isError: true` (SEP-1303), so a model can read what was wrong; an unknown tool or
+ * `isError: true` (SEP-1303), so a model can read what was wrong, and so is a `ToolError` the
+ * handler throws; any other throw is a host fault (-32603, nothing of it sent). An unknown tool or
  * malformed params are -32602. What the host returns is checked for shape, never interpreted.
  */
 import { contentBlocks } from '../../catalog/content.js';
 import { HostFault } from '../../catalog/host-fault.js';
+import { ToolError, toolErrorResult } from '../../catalog/tool-error.js';
 import type { JsonObject, TaskSupport, ToolResult } from '../../catalog/types.js';
 import { isPlainObject } from '../../options.js';
 import { type DispatchOutcome, dispatchTraced, traceDispatch } from '../../telemetry/dispatch-channel.js';
@@ -71,17 +73,40 @@ export async function invokeTool(call: Call, args: JsonObject): Promise<Outcome>
         revision: call.revision,
         traceContext: call.ctx.traceContext,
       };
-      value = await traceDispatch(event, () => tool.definition.handler(args as never, call.ctx), toolOutcome);
+      // A ToolError becomes its result inside the traced run, so subscribers see `tool-error`.
+      const handler = async (): Promise<unknown> => {
+        try {
+          return await tool.definition.handler(args as never, call.ctx);
+        } catch (error) {
+          if (error instanceof ToolError) return toolErrorResult(error);
+          throw error;
+        }
+      };
+      value = await traceDispatch(event, handler, toolOutcome);
     } else {
       value = await tool.definition.handler(args as never, call.ctx);
       // Read as the traced path reads it: a getter that throws here is the handler's fault.
       toolOutcome(value);
     }
   } catch (error) {
-    throw new HostFault(`tool ${JSON.stringify(tool.definition.name)} handler threw`, error);
+    if (!(error instanceof ToolError))
+      throw new HostFault(`tool ${JSON.stringify(tool.definition.name)} handler threw`, error);
+    value = readableError(tool.definition.name, error);
   }
   if (isInputRequired(value)) return askedForInput(inputRequiredValue(value));
   return result(toolResult(call, tool.definition.name, tool.output, tool.outputIsObject, value));
+}
+
+/** The tool result a thrown ToolError becomes; one whose message is not a string is a host fault. */
+function readableError(name: string, error: ToolError): JsonObject {
+  try {
+    return toolErrorResult(error);
+  } catch (cause) {
+    throw new HostFault(
+      `tool ${JSON.stringify(name)} threw a ToolError whose message is not a string`,
+      cause,
+    );
+  }
 }
 
 /** A tool result's outcome on the dispatch channel. */
