@@ -8,7 +8,7 @@
  * holds no message, no queue and no client data: a change that finds no listener is gone.
  */
 
-import type { BusEvent, Change, ChangeBus, ChangeKind } from '../catalog/changes.js';
+import type { BusEvent, Change, ChangeBus } from '../catalog/changes.js';
 import { PalisadeError } from '../errors.js';
 import { MAX_OPEN_SUBSCRIPTIONS, MAX_SUBSCRIBED_URI_BYTES } from '../limits.js';
 import { MemoryChangeBus } from './change-bus.js';
