@@ -4,6 +4,7 @@
  * starts, the other continues. The faults of a fleet (a process killed mid-call, the database
  * restarted, a NOTIFY storm) are in faults.test.ts; the same through nginx in nginx.test.ts.
  */
+import { federateGraphs, scopedId } from 'palisade-mcp-connectome';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningPostgres, startPostgres } from './support/embedded-postgres.js';
 import {
@@ -154,5 +155,35 @@ describe('two processes sharing PostgreSQL', () => {
     } finally {
       call.close();
     }
+  });
+
+  test("the connectome's observed graphs of A and B merge into one, each edge attributed and weighted by the process that saw it", async () => {
+    const observe = async (server: ServerProcess) => {
+      const { bytes, sidecar } = JSON.parse(
+        toolText(await modern(server.port, 'tools/call', { name: 'observed', arguments: {} })),
+      ) as { bytes: string; sidecar: string };
+      return {
+        process: server.label,
+        bytes: new Uint8Array(Buffer.from(bytes, 'base64')),
+        sidecar: new Uint8Array(Buffer.from(sidecar, 'base64')),
+      };
+    };
+    const whoamiCalls = (merged: Awaited<ReturnType<typeof federateGraphs>>, process: string): number => {
+      const edge = merged.graph.edges.find(
+        (one) =>
+          one.from.startsWith(scopedId(process, '')) && one.to.endsWith('whoami') && one.kind === 'invoke',
+      );
+      return (edge?.weight as { count?: number } | undefined)?.count ?? 0;
+    };
+    const before = await federateGraphs(await Promise.all([a, b].map(observe)));
+    for (let n = 0; n < 2; n += 1) await modern(a.port, 'tools/call', { name: 'whoami', arguments: {} });
+    for (let n = 0; n < 3; n += 1) await modern(b.port, 'tools/call', { name: 'whoami', arguments: {} });
+    const merged = await federateGraphs(await Promise.all([a, b].map(observe)));
+    expect(merged.members.map((member) => member.process)).toEqual(['A', 'B']);
+    // Each process counted its own calls and none of the other's.
+    expect(whoamiCalls(merged, 'A') - whoamiCalls(before, 'A')).toBe(2);
+    expect(whoamiCalls(merged, 'B') - whoamiCalls(before, 'B')).toBe(3);
+    const by = new Set(merged.attribution.map((edge) => `${edge.asserted_by}:${edge.weight_by}`));
+    expect(by).toEqual(new Set(['A:A', 'B:B']));
   });
 });
