@@ -144,6 +144,7 @@ export const groups = {
       `${test}/http/cors.test.ts`,
       `${test}/http/origin-mutants.test.ts`,
       `${test}/http/handler-mutants.test.ts`,
+      `${test}/sessions/session-runtimes.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
     ],
     coverageAnalysis: 'perTest',
