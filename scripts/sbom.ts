@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { INLINED_PACKAGES } from './bundle-config.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORKSPACE = 'packages/palisade-mcp';
@@ -58,6 +59,8 @@ function runtimeClosure(lock: Lock): string[] {
     const entry = lock.packages[at]!;
     const optionalPeers = entry.peerDependenciesMeta ?? {};
     const wanted = [
+      // Compiled into the server's bundle (scripts/bundle-config.mjs): shipped, so listed.
+      ...(at === WORKSPACE ? INLINED_PACKAGES : []).map((name) => ({ name, optional: false })),
       ...Object.keys(entry.dependencies ?? {}).map((name) => ({ name, optional: false })),
       ...Object.keys(entry.optionalDependencies ?? {}).map((name) => ({ name, optional: true })),
       ...Object.keys(entry.peerDependencies ?? {})
@@ -86,17 +89,31 @@ export function serverLock(): { manifest: Record<string, unknown>; lock: Lock } 
     string,
     unknown
   >;
-  const packages: Record<string, LockEntry> = { '': lock.packages[WORKSPACE]! };
+  // The packages compiled into the bundle are development dependencies of the workspace, but what
+  // ships holds them: in the scratch project they are runtime dependencies, as npm would see a
+  // package that installed them.
+  const { devDependencies = {}, ...shipped } = manifest as {
+    devDependencies?: Record<string, string>;
+    dependencies?: Record<string, string>;
+  };
+  const inlined = Object.fromEntries(INLINED_PACKAGES.map((name) => [name, devDependencies[name]!]));
+  const server = {
+    ...shipped,
+    dependencies: { ...shipped.dependencies, ...inlined },
+  };
+  const { devDependencies: _dev, ...root } = lock.packages[WORKSPACE]!;
+  const packages: Record<string, LockEntry> = { '': { ...root, dependencies: server.dependencies } };
   for (const path of runtimeClosure(lock)) {
     const moved = path.startsWith(`${WORKSPACE}/`) ? path.slice(WORKSPACE.length + 1) : path;
     if (packages[moved] !== undefined) throw new Error(`two lock entries land on ${moved}`);
-    packages[moved] = lock.packages[path]!;
+    const { dev: _onlyDev, ...entry } = lock.packages[path]!;
+    packages[moved] = entry;
   }
-  return { manifest, lock: { ...lock, packages } as Lock };
+  return { manifest: server, lock: { ...lock, packages } as Lock };
 }
 
-/** The SBOM as npm writes it, parsed. */
-export function sbom(): Record<string, unknown> {
+/** Runs `use` in a scratch folder named palisade-mcp holding the server package's manifest and lock. */
+export function inServerProject<T>(use: (project: string) => T): T {
   const { manifest, lock } = serverLock();
   const scratch = mkdtempSync(join(tmpdir(), 'palisade-sbom-'));
   // npm names the document's root component after its folder.
@@ -105,15 +122,22 @@ export function sbom(): Record<string, unknown> {
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify(manifest, null, 2));
     writeFileSync(join(project, 'package-lock.json'), JSON.stringify(lock, null, 2));
+    return use(project);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The SBOM as npm writes it, parsed. */
+export function sbom(): Record<string, unknown> {
+  return inServerProject((project) => {
     const out = execFileSync(
       'npm',
       ['sbom', '--package-lock-only', '--omit=dev', '--sbom-format=cyclonedx', '--sbom-type=library'],
       { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
     );
     return JSON.parse(out) as Record<string, unknown>;
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -146,6 +146,8 @@ export const groups = {
       `${test}/http/handler-mutants.test.ts`,
       `${test}/sessions/session-runtimes.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
+      // Sessions on every runtime, serve() among them.
+      `${test}/sessions/session-runtimes.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

@@ -7,13 +7,15 @@
 import { parseArgs } from 'node:util';
 import { startDemo } from './start.js';
 
-const USAGE = `usage: palisade-demo [--port N] [--allowed-origin ORIGIN]... [--stdio]
+const USAGE = `usage: palisade-demo [--port N] [--allowed-origin ORIGIN]... [--sessions] [--stdio]
 
 Serves the demo catalog, with its own connectome (connectome://declared, observed, diff).
   (default)                 stateless Streamable HTTP on http://127.0.0.1:3000/mcp
   --port N                  the port to bind on 127.0.0.1 (0 picks a free one; default 3000)
   --allowed-origin ORIGIN   a browser origin allowed to call (repeatable; default: none, so only
                             requests without an Origin header, from non-browser clients, are served)
+  --sessions                keep sessions for 2025-11-25 and older clients: a GET stream for list
+                            changes, requests to the client, cancellation (docs/sessions.md)
   --stdio                   serve over stdin/stdout (newline-delimited JSON-RPC) instead
   -h, --help                this text
 `;
@@ -23,7 +25,7 @@ function usageError(message: string): never {
   process.exit(2);
 }
 
-function parse(): { port: number; origins: string[]; stdio: boolean } {
+function parse(): { port: number; origins: string[]; stdio: boolean; sessions: boolean } {
   let parsed: ReturnType<typeof parseOptions>;
   try {
     parsed = parseOptions();
@@ -38,7 +40,8 @@ function parse(): { port: number; origins: string[]; stdio: boolean } {
   const port = Number(values.port);
   if (!/^[0-9]{1,5}$/.test(values.port) || port > 65_535)
     usageError('--port must be an integer from 0 to 65535');
-  return { port, origins: values['allowed-origin'], stdio: values.stdio };
+  if (values.sessions && values.stdio) usageError('--sessions applies to HTTP only');
+  return { port, origins: values['allowed-origin'], stdio: values.stdio, sessions: values.sessions };
 }
 
 function parseOptions() {
@@ -47,6 +50,7 @@ function parseOptions() {
       port: { type: 'string', default: '3000' },
       'allowed-origin': { type: 'string', multiple: true, default: [] },
       stdio: { type: 'boolean', default: false },
+      sessions: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -65,7 +69,11 @@ if (options.stdio) {
   try {
     // startDemo also starts the collector: connectome://observed and connectome://diff read what it
     // saw (edge identities, counts and latencies, never a payload).
-    const demo = await startDemo({ port: options.port, allowedOrigins: options.origins });
+    const demo = await startDemo({
+      port: options.port,
+      allowedOrigins: options.origins,
+      ...(options.sessions ? { sessions: true } : {}),
+    });
     // Registered before the banner: a supervisor may signal as soon as it reads the URL.
     const stop = (): void => {
       void demo.close().then(() => process.exit(0));
@@ -74,7 +82,7 @@ if (options.stdio) {
     process.once('SIGTERM', stop);
     const url = demo.url;
     process.stderr.write(
-      `palisade demo: serving MCP (Streamable HTTP, stateless) at ${url}\n` +
+      `palisade demo: serving MCP (Streamable HTTP, ${options.sessions ? 'sessions on' : 'stateless'}) at ${url}\n` +
         `  Connect an MCP client to that URL, for example:\n` +
         `    new StreamableHTTPClientTransport(new URL('${url}'))   (official TypeScript SDK)\n` +
         `  or try it by hand: initialize, then call a tool with the MCP-Protocol-Version header the\n` +

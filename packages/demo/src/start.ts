@@ -19,6 +19,11 @@ export interface DemoOptions {
   readonly allowedOrigins?: readonly string[];
   /** HTTP only: Host names served; required by `serve` when `host` is not loopback. */
   readonly allowedHosts?: readonly string[];
+  /**
+   * HTTP only: keep sessions for the handshake revisions (docs/sessions.md), with every default:
+   * a GET stream for list changes, requests to the client, cancellation. Default false (stateless).
+   */
+  readonly sessions?: boolean;
 }
 
 export interface HttpDemo {
@@ -37,8 +42,8 @@ export interface StdioDemo {
 
 export type RunningDemo = HttpDemo | StdioDemo;
 
-const DEMO_KEYS: readonly string[] = ['stdio', 'port', 'host', 'allowedOrigins', 'allowedHosts'];
-const HTTP_ONLY_KEYS: readonly string[] = ['port', 'host', 'allowedOrigins', 'allowedHosts'];
+const DEMO_KEYS: readonly string[] = ['stdio', 'port', 'host', 'allowedOrigins', 'allowedHosts', 'sessions'];
+const HTTP_ONLY_KEYS: readonly string[] = ['port', 'host', 'allowedOrigins', 'allowedHosts', 'sessions'];
 
 /** Thrown for options this function refuses itself; `serve` refuses the rest with its own code. */
 export class DemoOptionError extends Error {
@@ -82,6 +87,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       authorize: () => ({ ok: true }),
       allowedOrigins: options.allowedOrigins ?? [],
       ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+      ...(options.sessions === true ? { sessions: {} } : {}),
     });
   } catch (error) {
     // A refused start leaves no collector behind in the process.

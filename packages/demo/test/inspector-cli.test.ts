@@ -19,13 +19,15 @@ const DEMO = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 /** mcpdo starts in about a second of CPU; a walk is eight of them on a shared two-core machine. */
 const MCPDO_TEST_MS = 60_000;
 
-let demo: ChildProcess | undefined;
+const demos: ChildProcess[] = [];
 let mcpdo: Mcpdo;
 
 /** Starts the demo over HTTP on port 0 and reads the URL it prints to stderr. */
-async function startHttpDemo(): Promise<string> {
-  const child = spawn(process.execPath, [DEMO, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  demo = child;
+async function startHttpDemo(flags: readonly string[] = []): Promise<string> {
+  const child = spawn(process.execPath, [DEMO, '--port', '0', ...flags], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  demos.push(child);
   let stderr = '';
   return new Promise<string>((resolve, reject) => {
     child.stderr.setEncoding('utf8').on('data', (text: string) => {
@@ -38,17 +40,19 @@ async function startHttpDemo(): Promise<string> {
 }
 
 beforeAll(async () => {
-  const url = await startHttpDemo();
+  const [url, sessionsUrl] = await Promise.all([startHttpDemo(), startHttpDemo(['--sessions'])]);
   const http = { type: 'streamable-http', url } as const;
+  const sessions = { type: 'streamable-http', url: sessionsUrl } as const;
   const stdio = { command: process.execPath, args: [DEMO, '--stdio'] };
-  mcpdo = await createMcpdo({ 'demo-stdio': stdio, 'demo-http-auto': http });
+  mcpdo = await createMcpdo({ 'demo-stdio': stdio, 'demo-http-auto': http, 'demo-http-sessions': sessions });
 });
 
 afterAll(async () => {
   try {
     await mcpdo?.stop();
   } finally {
-    if (demo !== undefined && demo.exitCode === null && demo.signalCode === null) {
+    for (const demo of demos.splice(0)) {
+      if (demo.exitCode !== null || demo.signalCode !== null) continue;
       demo.kill('SIGTERM');
       await once(demo, 'exit');
     }
@@ -126,6 +130,19 @@ describe('the demo driven by the MCP Inspector’s mcpdo command line', () => {
         protocolEra: 'modern',
         serverInfo: { name: 'palisade-demo' },
       });
+      expect(await mcpdo.on(name, 'tools/call', 'echo', '{"text":"hello"}')).toMatchObject({
+        content: [{ type: 'text', text: 'hello' }],
+      });
+    },
+    MCPDO_TEST_MS,
+  );
+  test(
+    'over http with --sessions, mcpdo negotiates 2025-11-25 on a session and calls a tool',
+    async () => {
+      const name = 'demo-http-sessions';
+      const connection = await mcpdo.connect(name);
+      expect(connection).toMatchObject({ protocolVersion: '2025-11-25', protocolEra: 'legacy' });
+      // Every request after initialize must carry the session id: a call answered proves mcpdo kept it.
       expect(await mcpdo.on(name, 'tools/call', 'echo', '{"text":"hello"}')).toMatchObject({
         content: [{ type: 'text', text: 'hello' }],
       });

@@ -34,8 +34,10 @@ afterEach(async () => {
   }
 });
 
-async function startHttpDemo(): Promise<URL> {
-  const child = spawn(process.execPath, [DEMO, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+async function startHttpDemo(flags: readonly string[] = []): Promise<URL> {
+  const child = spawn(process.execPath, [DEMO, '--port', '0', ...flags], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   running.push(child);
   let stderr = '';
   return new Promise<URL>((resolve, reject) => {
@@ -138,3 +140,39 @@ describe.each(PINNED)('the official SDK clients pinned to %s against the demo', 
     }
   });
 });
+
+describe.each(['2025-11-25', ...PINNED])(
+  'the official SDK clients pinned to %s against the demo with --sessions',
+  (revision) => {
+    test('the 1.x client over HTTP is issued a session, lists and calls everything on it', async () => {
+      const url = await startHttpDemo(['--sessions']);
+      const transport = pinnedV1(new HttpTransportV1(url), revision);
+      const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        expect(transport.negotiated()).toBe(revision);
+        expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{32}$/);
+        await exerciseEverything(client as unknown as AnyClient, revision);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test('the 2.x client over HTTP is issued a session, lists and calls everything on it', async () => {
+      const url = await startHttpDemo(['--sessions']);
+      const transport = new HttpTransportV2(url);
+      const client = new ClientV2(
+        { name: 'sdk-v2', version: '2.0.0' },
+        { supportedProtocolVersions: [revision] },
+      );
+      await client.connect(transport);
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+        expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{32}$/);
+        await exerciseEverything(client as unknown as AnyClient, revision);
+      } finally {
+        await client.close();
+      }
+    });
+  },
+);

@@ -4,12 +4,12 @@
 // would not exist yet when `npm ci` links bins in a checkout, and `npx palisade` would find nothing.
 import { existsSync } from 'node:fs';
 
-const cli = new URL('../dist/cli/main.js', import.meta.url);
+const cli = new URL('../dist/bundle/cli.js', import.meta.url);
 if (existsSync(cli)) {
   await import(cli.href);
 } else {
   process.stderr.write(
-    'palisade: palisade-mcp is not built (dist/cli/main.js is missing): run `npm run build` in the repository\n',
+    'palisade: palisade-mcp is not built (dist/bundle/cli.js is missing): run `npm run build` in the repository\n',
   );
   process.exitCode = 1;
 }

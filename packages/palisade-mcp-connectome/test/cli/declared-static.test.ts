@@ -4,7 +4,7 @@
  * scratch directory, where that package cannot be resolved, shows the refusal when it is absent.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,8 +134,8 @@ describe('palisade connectome declared --static', () => {
   });
 
   test('without palisade-mcp-static installed, --static is refused by name with the install command', () => {
-    // The built server and connectome packages, with the server's own dependencies, where no
-    // node_modules above them holds the analyser.
+    // The built server and connectome packages, alone (the server's Ajv is compiled into its
+    // bundle), where no node_modules above them holds the analyser.
     const modules = join(dir, 'isolated', 'node_modules');
     for (const [name, folder] of [
       ['palisade-mcp', 'palisade-mcp'],
@@ -144,10 +144,7 @@ describe('palisade connectome declared --static', () => {
       cpSync(join(PACKAGES, folder, 'dist'), join(modules, name, 'dist'), { recursive: true });
       cpSync(join(PACKAGES, folder, 'package.json'), join(modules, name, 'package.json'));
     }
-    for (const dependency of ['ajv', 'ajv-formats']) {
-      symlinkSync(join(PACKAGES, '../node_modules', dependency), join(modules, dependency), 'dir');
-    }
-    const isolatedCli = join(modules, 'palisade-mcp/dist/cli/main.js');
+    const isolatedCli = join(modules, 'palisade-mcp/dist/bundle/cli.js');
     const out = run(isolatedCli, '--static', 'app');
     expect(out.status).toBe(1);
     expect(out.stdout).toBe('');

@@ -5,12 +5,15 @@
  * so a pattern the engine refuses is named with its location; Ajv then takes the compiled
  * matchers from here through its `code.regExp` option.
  */
-import type { Options } from 'ajv/dist/2020.js';
 import { PalisadeError } from '../errors.js';
 import { formatPointer } from '../wire/schema-walk.js';
 import { compileLinearRegExp } from './linear-regex.js';
 
-type RegExpEngine = NonNullable<NonNullable<Options['code']>['regExp']>;
+/**
+ * Ajv's `code.regExp` option, written out rather than imported: Ajv is compiled into the package's
+ * bundle and is not installed with it, so no shipped declaration may name it.
+ */
+type RegExpEngine = ((pattern: string, flags: string) => { test(input: string): boolean }) & { code: string };
 
 export interface PatternMatcher {
   test(input: string): boolean;

@@ -1,5 +1,6 @@
 /**
- * The package imports no npm package but its runtime dependencies (ajv, ajv-formats). zod,
+ * The package imports no npm package but its runtime dependencies: those it declares and those
+ * compiled into its bundle (ajv, ajv-formats; scripts/bundle-config.mjs). zod,
  * valibot and ArkType are optional peers: a tool schema from one of them is read through the
  * Standard JSON Schema interface the schema object itself carries, never by importing the
  * library, so a host without them installs and runs Palisade unchanged. Type-only imports count:
@@ -8,11 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { INLINED_PACKAGES } from '../../../../scripts/bundle-config.mjs';
 import { type Census, importsOf, parse, plant, runCensus, type Violation } from './source.js';
 
 const MANIFEST = fileURLToPath(new URL('../../package.json', import.meta.url));
 const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { dependencies?: Record<string, string> };
-const DEPENDENCIES = Object.keys(manifest.dependencies ?? {});
+const DEPENDENCIES = [...Object.keys(manifest.dependencies ?? {}), ...INLINED_PACKAGES];
 
 /**
  * Sibling packages the CLI loads with `import()` only when a command needs one, refusing by name

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { INLINED_PACKAGES } from '../../../../scripts/bundle-config.mjs';
 
 const README = fileURLToPath(new URL('../../../../README.md', import.meta.url));
 const MANIFEST = fileURLToPath(new URL('../../package.json', import.meta.url));
@@ -41,10 +42,14 @@ const rows = dependencyTable(readFileSync(README, 'utf8'));
 const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, Record<string, string>>;
 
 describe('runtime dependencies of palisade-mcp', () => {
-  test('the README table lists exactly the dependencies the package declares', () => {
+  test('the README table lists exactly the dependencies the package declares or compiles in', () => {
     const listed = rows.map((row) => row.name).sort();
-    const declared = Object.keys(manifest['dependencies'] ?? {}).sort();
-    expect(listed).toEqual(declared);
+    const shipped = [...Object.keys(manifest['dependencies'] ?? {}), ...INLINED_PACKAGES].sort();
+    expect(listed).toEqual(shipped);
+  });
+
+  test('every package compiled into the bundle is pinned as a development dependency, so the lock file holds its version', () => {
+    for (const name of INLINED_PACKAGES) expect(manifest['devDependencies']?.[name], name).toBeDefined();
   });
 
   test('the README table lists each dependency once', () => {

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { verdict } from '../../../../scripts/audit.js';
+import { verdict, worst } from '../../../../scripts/audit.js';
+import { INLINED_PACKAGES } from '../../../../scripts/bundle-config.mjs';
 import { sbom } from '../../../../scripts/sbom.js';
 
 interface Component {
@@ -24,8 +25,10 @@ const LOCK = fileURLToPath(new URL('../../../../package-lock.json', import.meta.
 const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as {
   name: string;
   version: string;
-  dependencies: Record<string, string>;
+  dependencies?: Record<string, string>;
 };
+/** What ships: the declared dependencies and the packages compiled into the bundle. */
+const SHIPPED = [...Object.keys(manifest.dependencies ?? {}), ...INLINED_PACKAGES];
 const lock = JSON.parse(readFileSync(LOCK, 'utf8')) as { packages: Record<string, { version: string }> };
 
 let document: { metadata: { component: Component }; components: Component[]; bomFormat: string };
@@ -41,8 +44,9 @@ describe('npm run sbom', () => {
     expect(document.metadata.component.version).toBe(manifest.version);
   });
 
-  test('the SBOM lists every runtime dependency at the version the lock file pins', () => {
-    for (const name of Object.keys(manifest.dependencies)) {
+  test('the SBOM lists every runtime dependency, compiled in or installed, at the version the lock file pins', () => {
+    expect(SHIPPED.length).toBeGreaterThan(0);
+    for (const name of SHIPPED) {
       const pinned =
         lock.packages[`packages/palisade-mcp/node_modules/${name}`] ?? lock.packages[`node_modules/${name}`];
       expect(
@@ -50,6 +54,11 @@ describe('npm run sbom', () => {
         name,
       ).toMatchObject({ version: pinned?.version });
     }
+  });
+
+  test('the SBOM lists what the compiled-in packages depend on, since that code ships too', () => {
+    const names = document.components.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['fast-uri', 'fast-deep-equal', 'json-schema-traverse']));
   });
 
   test('the SBOM holds no development dependency', () => {
@@ -92,6 +101,15 @@ describe('the CI audit verdict', () => {
 
   test('a report with only moderate advisories passes the audit', () => {
     expect(verdict(report(0, 0)).kind).toBe('clean');
+  });
+
+  test('a high advisory against the shipped server fails the audit even when the workspace is clean', () => {
+    expect(worst(verdict(report(0, 0)), verdict(report(1, 0))).kind).toBe('vulnerable');
+  });
+
+  test('an unreachable endpoint for either audit is reported as not checked, never as clean', () => {
+    const failed = JSON.stringify({ message: 'unreachable', statusCode: 405 });
+    expect(worst(verdict(report(0, 0)), verdict(failed)).kind).toBe('unavailable');
   });
 
   test('an advisory endpoint that answers 405 is reported as not checked, never as clean', () => {

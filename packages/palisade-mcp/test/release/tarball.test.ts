@@ -1,13 +1,14 @@
 /**
  * What `npm publish` would upload, read from `npm pack --dry-run --json` (the same file list npm
- * computes for a publish) after `npm test` has built `dist/`. Shipped: the compiled modules and
- * their declarations, the `palisade` command's entry (bin/), the manifest, the README and the
- * licence. Not shipped: sources, tests,
- * source maps and declaration maps (they point at `src/`, which is not shipped), build info.
+ * computes for a publish) after `npm test` has built `dist/`. Shipped: the bundle (dist/bundle, one
+ * file per entry point and shared chunks, scripts/bundle.mjs), the declarations, the `palisade`
+ * command's entry (bin/), the manifest, the README and the licence. Not shipped: the per-file
+ * modules tsc writes (they import Ajv, which is compiled into the bundle and not installed),
+ * sources, tests, source maps and declaration maps (they point at `src/`), build info.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 
@@ -20,8 +21,9 @@ const ALLOWED: readonly RegExp[] = [
   /^LICENSE$/,
   /^README\.md$/,
   /^bin\/palisade\.js$/,
+  /^dist\/bundle\/[a-z]+\.js$/,
+  /^dist\/bundle\/chunks\/chunk-[A-Z0-9]+\.js$/,
   // `.generated` marks code a script wrote (scripts/meta-schema-validator.ts).
-  /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+(?:\.generated)?\.js$/,
   /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+(?:\.generated)?\.d\.ts$/,
 ];
 
@@ -48,10 +50,52 @@ describe('the published tarball of palisade-mcp', () => {
     expect(packed.filter((path) => !ALLOWED.some((pattern) => pattern.test(path)))).toEqual([]);
   });
 
-  test('every built module and declaration in dist is in the tarball', () => {
-    const built = walk(join(PACKAGE, 'dist')).filter((path) => /\.(?:js|d\.ts)$/.test(path));
+  test('every bundled module and every declaration in dist is in the tarball', () => {
+    const built = walk(join(PACKAGE, 'dist')).filter(
+      (path) => path.endsWith('.d.ts') || (path.startsWith('dist/bundle/') && path.endsWith('.js')),
+    );
     expect(built.length).toBeGreaterThan(0);
     expect(built.filter((path) => !packed.includes(path))).toEqual([]);
+  });
+
+  test('no per-file module ships, since each would import an Ajv that is not installed', () => {
+    expect(packed.filter((path) => path.endsWith('.js') && /^dist\/(?!bundle\/)/.test(path))).toEqual([]);
+  });
+
+  test('the declarations a host compiles against import nothing but Node built-ins, since Ajv is not installed', () => {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | Record<string, string>>;
+    };
+    const seen = new Set<string>();
+    const imported = new Set<string>();
+    const visit = (path: string): void => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      const text = readFileSync(join(PACKAGE, path), 'utf8');
+      for (const m of text.matchAll(/(?:\bfrom|\bimport\()\s*'([^']+)'/g)) {
+        const specifier = m[1]!;
+        if (specifier.startsWith('.')) visit(join(dirname(path), specifier.replace(/\.js$/, '.d.ts')));
+        else imported.add(specifier);
+      }
+    };
+    for (const target of Object.values(manifest.exports)) {
+      if (typeof target !== 'string' && target['types'] !== undefined)
+        visit(target['types'].replace(/^\.\//, ''));
+    }
+    expect(seen.size).toBeGreaterThan(5);
+    expect([...seen].filter((path) => !packed.includes(path))).toEqual([]);
+    expect([...imported].filter((name) => !name.startsWith('node:'))).toEqual([]);
+  });
+
+  test('the shipped bundle imports nothing but Node built-ins and the packages the CLI loads on demand', () => {
+    const bundled = packed.filter((path) => path.startsWith('dist/bundle/'));
+    const imported = new Set<string>();
+    for (const path of bundled) {
+      const code = readFileSync(join(PACKAGE, path), 'utf8');
+      for (const m of code.matchAll(/(?:\bfrom|\bimport\(?)\s*"([^"./][^"]*)"/g)) imported.add(m[1]!);
+    }
+    const foreign = [...imported].filter((name) => !name.startsWith('node:'));
+    expect(foreign.sort()).toEqual(['palisade-demo', 'palisade-mcp-connectome/cli']);
   });
 
   test('every entry the exports map and bin name is in the tarball', () => {

@@ -35,7 +35,9 @@ function reader(value: EventReader | Answer): EventReader {
 const settle = (ms = 100): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('notifications/cancelled on a session', () => {
-  test("fires the named request's signal, and its stream ends with no answer", async () => {
+  test("fires the named request's signal, and its stream ends with no answer", {
+    tags: ['threat-model'],
+  }, async () => {
     const probe = newProbe();
     const { url } = await open({}, probe);
     const client = new SessionClient(url);
@@ -107,7 +109,9 @@ describe('notifications/cancelled on a session', () => {
     expect((await second).json).toMatchObject({ id: 'b', result: { content: [{ text: 'released two' }] } });
   });
 
-  test('reaches no request of another session, even one with the same id', async () => {
+  test('reaches no request of another session, even one with the same id', {
+    tags: ['threat-model'],
+  }, async () => {
     const probe = newProbe();
     const { url } = await open({}, probe);
     const victim = new SessionClient(url);
@@ -149,7 +153,9 @@ describe('notifications/cancelled on a session', () => {
 });
 
 describe('what is not a cancel, and what ends everything', () => {
-  test('a client leaving the stream is no cancel: the handler runs on', async () => {
+  test('a client leaving the stream is no cancel: the handler runs on', {
+    tags: ['threat-model'],
+  }, async () => {
     const probe = newProbe();
     const { url } = await open({}, probe);
     const client = new SessionClient(url);
@@ -166,7 +172,7 @@ describe('what is not a cancel, and what ends everything', () => {
     probe.held.get('d')?.();
   });
 
-  test('DELETE aborts every request running on the session', async () => {
+  test('DELETE aborts every request running on the session', { tags: ['threat-model'] }, async () => {
     const probe = newProbe();
     const { url } = await open({}, probe);
     const client = new SessionClient(url);
@@ -191,5 +197,25 @@ describe('what is not a cancel, and what ends everything', () => {
     probe.held.get('long')?.();
     expect((await call).json).toMatchObject({ result: { content: [{ text: 'released long' }] } });
     expect((await client.request('tools/list')).status).toBe(200);
+  });
+});
+
+describe('without sessions (stateless 2025-11-25 over HTTP)', () => {
+  test('notifications/cancelled is 202 and the handler runs on to its answer: nothing links the two POSTs', {
+    tags: ['threat-model'],
+  }, async () => {
+    const probe = newProbe();
+    const { url } = await open({ sessions: undefined }, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    expect(client.sessionId).toBeUndefined();
+    const call = client.request('tools/call', { name: 'hold', arguments: { tag: 'stateless' } });
+    await probe.started('stateless');
+    const cancelled = await client.notify('notifications/cancelled', { requestId: 2 });
+    expect(cancelled.status).toBe(202);
+    await settle();
+    expect(probe.aborted).toEqual([]);
+    probe.held.get('stateless')?.();
+    expect((await call).json).toMatchObject({ result: { content: [{ text: 'released stateless' }] } });
   });
 });

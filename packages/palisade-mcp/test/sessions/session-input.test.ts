@@ -51,7 +51,9 @@ async function nextRequest(stream: EventReader): Promise<SseEvent & { message: R
 const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'hello there' }, model: 'test-model' };
 
 describe('a handler asking the client on a 2025-11-25 session', () => {
-  test('sends a sampling/createMessage request on the call stream and answers with the reply', async () => {
+  test('sends a sampling/createMessage request on the call stream and answers with the reply', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url, probe } = await open();
     const client = new SessionClient(url);
     await client.open({ sampling: {} });
@@ -110,7 +112,9 @@ describe('a handler asking the client on a 2025-11-25 session', () => {
     });
   });
 
-  test('is -32021 when the client did not declare the capability at initialize, and nothing is sent', async () => {
+  test('is -32021 when the client did not declare the capability at initialize, and nothing is sent', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url, probe } = await open();
     const client = new SessionClient(url);
     await client.open({ elicitation: {} });
@@ -125,7 +129,9 @@ describe('a handler asking the client on a 2025-11-25 session', () => {
     expect(probe.rounds).toHaveLength(1);
   });
 
-  test('on a 2025-03-26 session elicitation is -32021 though the client declared it: that revision defines none', async () => {
+  test('on a 2025-03-26 session elicitation is -32021 though the client declared it: that revision defines none', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url, probe } = await open();
     const client = new SessionClient(url, '2025-03-26');
     await client.open({ elicitation: {}, roots: {} });
@@ -137,7 +143,9 @@ describe('a handler asking the client on a 2025-11-25 session', () => {
     expect(probe.rounds).toHaveLength(1);
   });
 
-  test('on a 2025-06-18 session URL-mode elicitation is -32021 though the client declared it', async () => {
+  test('on a 2025-06-18 session URL-mode elicitation is -32021 though the client declared it', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url } = await open();
     const client = new SessionClient(url, '2025-06-18');
     await client.open({ elicitation: { form: {}, url: {} } });
@@ -178,7 +186,9 @@ describe('a handler asking the client on a 2025-11-25 session', () => {
     });
   });
 
-  test('without a session (stateless 2025-11-25) the handler catches PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE', async () => {
+  test('without a session (stateless 2025-11-25) the handler catches PALISADE_ERR_INPUT_REQUIRED_UNAVAILABLE', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url, probe } = await open({ sessions: undefined });
     const client = new SessionClient(url);
     await client.open({ sampling: {} });
@@ -227,7 +237,9 @@ describe('a handler asking the client on a 2025-11-25 session', () => {
 });
 
 describe('replies the server refuses', () => {
-  test('a reply for an id nobody waits for is 400 client-reply-unknown', async () => {
+  test('a reply for an id nobody waits for is 400 client-reply-unknown', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url, log } = await open();
     const client = new SessionClient(url);
     await client.open({ sampling: {} });
@@ -236,7 +248,9 @@ describe('replies the server refuses', () => {
     expect(log.map((event) => event.rule)).toContain('client-reply-unknown');
   });
 
-  test("a reply for another session's request is refused there, and that request still gets its own", async () => {
+  test("a reply for another session's request is refused there, and that request still gets its own", {
+    tags: ['threat-model'],
+  }, async () => {
     const { url, log } = await open();
     const victim = new SessionClient(url);
     const attacker = new SessionClient(url);
@@ -272,7 +286,9 @@ describe('replies the server refuses', () => {
     expect(JSON.stringify(await call.rest())).toContain('fell back: PALISADE_ERR_INPUT_UNANSWERED');
   });
 
-  test('past inputTimeoutMs the handler runs again and catches PALISADE_ERR_INPUT_UNANSWERED; the late reply is 400 client-reply-late', async () => {
+  test('past inputTimeoutMs the handler runs again and catches PALISADE_ERR_INPUT_UNANSWERED; the late reply is 400 client-reply-late', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url, probe, log } = await open({ sessions: { inputTimeoutMs: 200 } });
     const client = new SessionClient(url);
     await client.open({ sampling: {} });
@@ -312,7 +328,9 @@ describe('replies the server refuses', () => {
     );
   });
 
-  test('a malformed reply is 400 client-reply-malformed before any session is looked up', async () => {
+  test('a malformed reply is 400 client-reply-malformed before any session is looked up', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url, log } = await open();
     const client = new SessionClient(url);
     await client.open({ sampling: {} });

@@ -26,7 +26,9 @@ function logged(): { events: HttpLogEvent[]; onLog: (event: HttpLogEvent) => voi
 }
 
 describe('initialize', () => {
-  test('issues an Mcp-Session-Id of 32 base64url characters, a new one per session', async () => {
+  test('issues an Mcp-Session-Id of 32 base64url characters, a new one per session', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url } = await open();
     const first = new SessionClient(url);
     const second = new SessionClient(url);
@@ -49,7 +51,9 @@ describe('initialize', () => {
     });
   });
 
-  test('without the sessions option issues no id and advertises no list changes', async () => {
+  test('without the sessions option issues no id and advertises no list changes', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url } = await open({ sessions: undefined });
     const client = new SessionClient(url);
     const answer = await client.open();
@@ -61,7 +65,9 @@ describe('initialize', () => {
     });
   });
 
-  test('carrying an Mcp-Session-Id is refused: initialize starts a session', async () => {
+  test('carrying an Mcp-Session-Id is refused: initialize starts a session', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url } = await open();
     const client = new SessionClient(url);
     await client.open();
@@ -91,7 +97,7 @@ describe('initialize', () => {
 });
 
 describe('the session id on later requests', () => {
-  test('a request without it is 400 session-id-missing', async () => {
+  test('a request without it is 400 session-id-missing', { tags: ['threat-model'] }, async () => {
     const log = logged();
     const { url } = await open({ onLog: log.onLog });
     const client = new SessionClient(url);
@@ -102,7 +108,9 @@ describe('the session id on later requests', () => {
     expect(log.events.map((event) => event.rule)).toContain('session-id-missing');
   });
 
-  test('a malformed one is 400 before any lookup, and is never echoed', async () => {
+  test('a malformed one is 400 before any lookup, and is never echoed', {
+    tags: ['threat-model'],
+  }, async () => {
     const store = new MemorySessionStore();
     let lookups = 0;
     const counting = Object.assign(Object.create(store) as MemorySessionStore, {
@@ -125,7 +133,9 @@ describe('the session id on later requests', () => {
     expect(lookups).toBe(0);
   });
 
-  test('128 characters of the allowed alphabet pass the syntax check and are looked up', async () => {
+  test('128 characters of the allowed alphabet pass the syntax check and are looked up', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url } = await open();
     const client = new SessionClient(url);
     await client.open();
@@ -133,7 +143,7 @@ describe('the session id on later requests', () => {
     expect(answer.status).toBe(404);
   });
 
-  test('two Mcp-Session-Id lines are 400', async () => {
+  test('two Mcp-Session-Id lines are 400', { tags: ['threat-model'] }, async () => {
     const { url } = await open();
     const client = new SessionClient(url);
     await client.open();
@@ -143,7 +153,7 @@ describe('the session id on later requests', () => {
     expect(answer.status).toBe(400);
   });
 
-  test('an id never issued is 404', async () => {
+  test('an id never issued is 404', { tags: ['threat-model'] }, async () => {
     const { url } = await open();
     const client = new SessionClient(url);
     await client.open();
@@ -154,7 +164,9 @@ describe('the session id on later requests', () => {
     });
   });
 
-  test("another principal's id is 404, byte for byte as an unknown one", async () => {
+  test("another principal's id is 404, byte for byte as an unknown one", {
+    tags: ['threat-model'],
+  }, async () => {
     const log = logged();
     const { url } = await open({
       onLog: log.onLog,
@@ -176,7 +188,9 @@ describe('the session id on later requests', () => {
     expect(own.status).toBe(200);
   });
 
-  test('MCP-Protocol-Version naming another revision than the session agreed is 400', async () => {
+  test('MCP-Protocol-Version naming another revision than the session agreed is 400', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url } = await open();
     const client = new SessionClient(url);
     await client.open();
@@ -209,7 +223,9 @@ describe('the session id on later requests', () => {
     expect(response.status).toBe(200);
   });
 
-  test('a 2026-07-28 request is served statelessly, its Mcp-Session-Id ignored', async () => {
+  test('a 2026-07-28 request is served statelessly, its Mcp-Session-Id ignored', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url } = await open();
     const client = new SessionClient(url);
     await client.open();
@@ -228,7 +244,7 @@ describe('the session id on later requests', () => {
 });
 
 describe('ending a session', () => {
-  test('DELETE ends it: 204, then every request on it is 404', async () => {
+  test('DELETE ends it: 204, then every request on it is 404', { tags: ['threat-model'] }, async () => {
     const { url } = await open();
     const client = new SessionClient(url);
     await client.open();
@@ -237,7 +253,9 @@ describe('ending a session', () => {
     expect((await client.delete()).status).toBe(404);
   });
 
-  test('DELETE of another principal is 404 and leaves the session live', async () => {
+  test('DELETE of another principal is 404 and leaves the session live', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url } = await open({
       authorize: (request) => ({ ok: true, auth: { user: request.headers['x-user'] } }),
     });
@@ -249,7 +267,9 @@ describe('ending a session', () => {
     );
   });
 
-  test('without the sessions option DELETE and GET are 405, allowing POST only', async () => {
+  test('without the sessions option DELETE and GET are 405, allowing POST only', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url } = await open({ sessions: undefined });
     for (const method of ['DELETE', 'GET']) {
       const response = await fetch(url, {
@@ -268,7 +288,7 @@ describe('ending a session', () => {
     expect(response.headers.get('allow')).toBe('GET, POST, DELETE');
   });
 
-  test('a session idle for idleTimeoutMs is 404', async () => {
+  test('a session idle for idleTimeoutMs is 404', { tags: ['threat-model'] }, async () => {
     const { url } = await open({ sessions: { idleTimeoutMs: 200 } });
     const client = new SessionClient(url);
     await client.open();
@@ -277,7 +297,7 @@ describe('ending a session', () => {
     expect((await client.request('tools/list')).status).toBe(404);
   });
 
-  test('a request keeps a session alive past idleTimeoutMs', async () => {
+  test('a request keeps a session alive past idleTimeoutMs', { tags: ['threat-model'] }, async () => {
     const { url } = await open({ sessions: { idleTimeoutMs: 400 } });
     const client = new SessionClient(url);
     await client.open();
@@ -287,7 +307,9 @@ describe('ending a session', () => {
     }
   });
 
-  test('an expired session is swept from the store without any request naming it', async () => {
+  test('an expired session is swept from the store without any request naming it', {
+    tags: ['threat-model'],
+  }, async () => {
     const store = new MemorySessionStore();
     const { url } = await open({ sessions: { idleTimeoutMs: 100, store } });
     await new SessionClient(url).open();
@@ -298,7 +320,9 @@ describe('ending a session', () => {
 });
 
 describe('bounds', () => {
-  test('past maxSessions initialize is 503 with Retry-After, and every live session is still served', async () => {
+  test('past maxSessions initialize is 503 with Retry-After, and every live session is still served', {
+    tags: ['threat-model'],
+  }, async () => {
     const log = logged();
     const { url } = await open({ sessions: { maxSessions: 2 }, onLog: log.onLog });
     const first = new SessionClient(url);
@@ -316,7 +340,9 @@ describe('bounds', () => {
     expect((await new SessionClient(url).open()).status).toBe(200);
   });
 
-  test('past maxRequestsInFlight a request is 429, and one finishing makes room', async () => {
+  test('past maxRequestsInFlight a request is 429, and one finishing makes room', {
+    tags: ['threat-model'],
+  }, async () => {
     const probe = newProbe();
     const { url } = await open({ sessions: { maxRequestsInFlight: 2 } }, probe);
     const client = new SessionClient(url);
@@ -337,7 +363,9 @@ describe('bounds', () => {
     await held[1];
   });
 
-  test('a request id already in flight on the session is 400, and the first runs on', async () => {
+  test('a request id already in flight on the session is 400, and the first runs on', {
+    tags: ['threat-model'],
+  }, async () => {
     const probe = newProbe();
     const { url } = await open({}, probe);
     const client = new SessionClient(url);
@@ -395,7 +423,9 @@ describe('state a session keeps', () => {
 });
 
 describe('the option', () => {
-  test('is checked at construction: an unknown key throws naming it', async () => {
+  test('is checked at construction: an unknown key throws naming it', {
+    tags: ['threat-model'],
+  }, async () => {
     await expect(nodeEndpoint(sessionServer(), { sessions: { maxSesions: 3 } as never })).rejects.toThrow(
       /sessions\.maxSesions/,
     );
@@ -407,7 +437,7 @@ describe('the option', () => {
     ).rejects.toThrow(/sessions\.store\.open/);
   });
 
-  test('a bound out of range throws naming it', async () => {
+  test('a bound out of range throws naming it', { tags: ['threat-model'] }, async () => {
     await expect(nodeEndpoint(sessionServer(), { sessions: { maxSessions: 0 } })).rejects.toThrow(
       /sessions\.maxSessions/,
     );

@@ -103,7 +103,9 @@ describe.each(RUNTIMES)('sessions on %s', (_name, start) => {
     if (isReader(answered)) await answered.rest();
   });
 
-  test('a DELETE declaring a body is 400 unread, and the session lives on', async () => {
+  test('a DELETE declaring a body is 400 unread, and the session lives on', {
+    tags: ['threat-model'],
+  }, async () => {
     const { client } = await open(start);
     const answer = await fetch(client.url, {
       method: 'DELETE',

@@ -68,7 +68,9 @@ describe('the standalone GET stream', () => {
     await stream.close();
   });
 
-  test('carries a list change to every initialized session with its stream open', async () => {
+  test('carries a list change to every initialized session with its stream open', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url, server } = await open();
     const clients = [new SessionClient(url), new SessionClient(url)];
     const streams: EventReader[] = [];
@@ -88,7 +90,9 @@ describe('the standalone GET stream', () => {
     }
   });
 
-  test('a second GET while the first is open is 409, and the first keeps working', async () => {
+  test('a second GET while the first is open is 409, and the first keeps working', {
+    tags: ['threat-model'],
+  }, async () => {
     const log: HttpLogEvent[] = [];
     const { url, server } = await open({ onLog: (event) => log.push(event) });
     const client = new SessionClient(url);
@@ -122,7 +126,9 @@ describe('the standalone GET stream', () => {
     await again.close();
   });
 
-  test('carries resources/updated only for URIs the session subscribed to, until it unsubscribes', async () => {
+  test('carries resources/updated only for URIs the session subscribed to, until it unsubscribes', {
+    tags: ['threat-model'],
+  }, async () => {
     const { url, server } = await open();
     const watcher = new SessionClient(url);
     const bystander = new SessionClient(url);
@@ -173,7 +179,9 @@ describe('the standalone GET stream', () => {
     await stream.close();
   });
 
-  test('is cut when its client stops reading, and the session goes on', async () => {
+  test('is cut when its client stops reading, and the session goes on', {
+    tags: ['threat-model'],
+  }, async () => {
     const log: HttpLogEvent[] = [];
     const { url, server } = await open({ onLog: (event) => log.push(event) });
     const client = new SessionClient(url);
@@ -228,7 +236,9 @@ describe('resumption', () => {
     expect(events[0]?.id).toBe(said?.id);
   });
 
-  test('a stream released by the server mid-call is resumed by GET with Last-Event-ID and ends with the result', async () => {
+  test('a stream released by the server mid-call is resumed by GET with Last-Event-ID and ends with the result', {
+    tags: ['threat-model'],
+  }, async () => {
     const probe = newProbe();
     const { url } = await open({ sessions: { pollAfterMs: 100, retryMs: 10 } }, probe);
     const client = new SessionClient(url);
@@ -291,7 +301,7 @@ describe('resumption', () => {
     await resumed.close();
   });
 
-  test('a malformed Last-Event-ID is 400 and never echoed', async () => {
+  test('a malformed Last-Event-ID is 400 and never echoed', { tags: ['threat-model'] }, async () => {
     const { url } = await open();
     const client = new SessionClient(url);
     await client.open();
@@ -303,7 +313,9 @@ describe('resumption', () => {
     }
   });
 
-  test("a Last-Event-ID this session never issued is 400, another session's included", async () => {
+  test("a Last-Event-ID this session never issued is 400, another session's included", {
+    tags: ['threat-model'],
+  }, async () => {
     const { url } = await open();
     const mine = new SessionClient(url);
     const theirs = new SessionClient(url);
@@ -319,7 +331,9 @@ describe('resumption', () => {
     }
   });
 
-  test('resuming from before what the stream keeps is 400 last-event-id-evicted, not a silent gap', async () => {
+  test('resuming from before what the stream keeps is 400 last-event-id-evicted, not a silent gap', {
+    tags: ['threat-model'],
+  }, async () => {
     const log: HttpLogEvent[] = [];
     const { url, server } = await open({
       sessions: { maxStreamEvents: 3 },

@@ -158,7 +158,7 @@ async function serveFetch(
   }
   if (request.method !== 'POST') {
     // With sessions, GET opens or resumes a stream and DELETE ends a session. Without, a GET is
-    // the routine probe for a stream none is offered on, logged under its own rule.
+    // the routine probe for a stream none is offered on (its own rule), anything else a wrong method.
     if (sessions === undefined)
       return refuse(request.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
     if (request.method !== 'GET' && request.method !== 'DELETE')

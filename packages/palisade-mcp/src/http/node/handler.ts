@@ -236,7 +236,7 @@ class NodeExchange {
     }
     if (req.method !== 'POST') {
       // With sessions, GET opens or resumes a stream and DELETE ends a session. Without, a GET is
-      // the routine probe for a stream none is offered on, logged under its own rule.
+      // the routine probe for a stream none is offered on (its own rule), anything else a wrong method.
       if (this.sessions === undefined)
         return this.refuse(req.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
       if (req.method !== 'GET' && req.method !== 'DELETE')
