@@ -144,7 +144,6 @@ export const groups = {
       `${test}/http/cors.test.ts`,
       `${test}/http/origin-mutants.test.ts`,
       `${test}/http/handler-mutants.test.ts`,
-      `${test}/sessions/session-runtimes.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
       // Sessions on every runtime, serve() among them.
       `${test}/sessions/session-runtimes.test.ts`,
