@@ -1,5 +1,6 @@
 /** The public surface of `palisade-mcp`. Transports live behind their own subpaths (`palisade-mcp/stdio`). */
 
+export type { BusEvent, BusListener, Change, ChangeBus, ChangeKind } from './catalog/changes.js';
 export { definePrompt, type PromptArgs, type TypedPromptDefinition } from './catalog/define-prompt.js';
 export {
   defineResourceTemplate,
@@ -12,6 +13,11 @@ export {
   type ToolArgs,
   type TypedToolDefinition,
 } from './catalog/define-tool.js';
+export {
+  isTerminalStatus,
+  MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+} from './catalog/memory-task-store.js';
 export type { StandardJSONSchemaV1 } from './catalog/standard-schema.js';
 export type {
   TaskChange,
@@ -73,13 +79,35 @@ export {
   MAX_REQUEST_STATE_TTL_MS,
   MAX_RUNNING_TASKS,
   MAX_TASK_ID_CHARS,
+  MAX_TASK_TTL_MS,
   MAX_TOOL_ERROR_CHARS,
   MAX_TRACESTATE_BYTES,
   MAX_TRACESTATE_MEMBERS,
 } from './limits.js';
+export { MemoryChangeBus } from './protocol/change-bus.js';
 export type { CacheKey } from './protocol/server-shape.js';
 export { LEGACY_REVISION, MODERN_REVISION, type Revision } from './revisions.js';
 export { type CatalogNames, catalogNames, createServer, type Server, type ServerInfo } from './server.js';
+export type {
+  Awaitable,
+  ClientReply,
+  Delivery,
+  EventStore,
+  OpenRefusal,
+  PendingReply,
+  Replay,
+  ReplayRefusal,
+  SessionChange,
+  SessionRecord,
+  SessionRelay,
+  SessionStore,
+  StoredEvent,
+  StreamLimits,
+  WaitEnd,
+} from './sessions/contracts.js';
+export { MemoryEventStore } from './sessions/memory-event-store.js';
+export { MemoryRelay } from './sessions/memory-relay.js';
+export { MemorySessionStore } from './sessions/memory-session-store.js';
 export {
   DISPATCH_CHANNEL_NAME,
   HTTP_REFUSAL_CHANNEL,

@@ -310,6 +310,12 @@ export const MAX_RUNNING_TASKS = 64;
 export const MAX_TASK_ID_CHARS = 256;
 
 /**
+ * Longest TTL the built-in MemoryTaskStore accepts: one day. A task it holds is memory a client
+ * asked for; a longer-lived task belongs in a store that survives a restart.
+ */
+export const MAX_TASK_TTL_MS = 86_400_000;
+
+/**
  * Trace context in a request's `_meta` (MCP SEP-414: W3C keys `tracestate` and `baggage`). W3C
  * Trace Context allows at most 32 `tracestate` list members and asks vendors to propagate at
  * least 512 characters; W3C Baggage allows at most 64 members and 8,192 bytes. A value past any of

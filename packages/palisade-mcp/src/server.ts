@@ -17,10 +17,12 @@ import {
   optionalString,
   refuseUnknownKeys,
   requireArray,
+  requireFunction,
   requireInteger,
   requireObject,
   requireString,
 } from './options.js';
+import type { ChangeBus } from './protocol/change-bus.js';
 import { ChangeHub, type ChangeKind, type DeclaredChanges } from './protocol/change-hub.js';
 import { isLogLevel, LOG_LEVELS } from './protocol/handler-context.js';
 import { requestStateConfig } from './protocol/request-state.js';
@@ -65,6 +67,7 @@ const NOTIFICATION_KEYS = [
   'resourcesListChanged',
   'resourceSubscriptions',
   'listenLifetimeMs',
+  'bus',
 ] as const;
 
 function optionalBoolean(value: unknown, path: string): boolean {
@@ -73,10 +76,18 @@ function optionalBoolean(value: unknown, path: string): boolean {
   return value;
 }
 
+/** A shared bus is the host's object: it needs the two methods the hub calls, checked once here. */
+function changeBus(value: unknown): ChangeBus | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null)
+    throw invalidOption('notifications.bus', 'must be an object with publish and subscribe functions');
+  for (const method of ['publish', 'subscribe'])
+    requireFunction((value as Record<string, unknown>)[method], `notifications.bus.${method}`);
+  return value as ChangeBus;
+}
+
 /** What change notifications the host announces: none unless it says so, each a kind it can name. */
-function declaredChanges(value: unknown): DeclaredChanges {
-  const source = value === undefined ? {} : requireObject(value, 'notifications');
-  refuseUnknownKeys(source, NOTIFICATION_KEYS, 'notifications');
+function declaredChanges(source: Record<string, unknown>): DeclaredChanges {
   return Object.freeze({
     toolsListChanged: optionalBoolean(source['toolsListChanged'], 'notifications.toolsListChanged'),
     promptsListChanged: optionalBoolean(source['promptsListChanged'], 'notifications.promptsListChanged'),
@@ -170,7 +181,10 @@ export function createServer(definition: ServerDefinition): Server {
   });
   const info: ServerInfo = Object.freeze(title === undefined ? { name, version } : { name, version, title });
   const catalog = buildCatalog(definition);
-  const changes = new ChangeHub(declaredChanges(source['notifications']));
+  const notifications =
+    source['notifications'] === undefined ? {} : requireObject(source['notifications'], 'notifications');
+  refuseUnknownKeys(notifications, NOTIFICATION_KEYS, 'notifications');
+  const changes = new ChangeHub(declaredChanges(notifications), changeBus(notifications['bus']));
   if (changes.declared.resourceSubscriptions && catalog.resources === undefined)
     throw invalidOption(
       'notifications.resourceSubscriptions',
@@ -196,17 +210,18 @@ export function createServer(definition: ServerDefinition): Server {
     changes,
     defaultLogLevel: defaultLogLevel(source['defaultLogLevel']),
     traceContext: traceContextOptions(source['traceContext']),
-    notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): Promise<void> {
       const change = LIST_CHANGES.get(kind);
       if (change === undefined)
         throw new PalisadeError(
           'PALISADE_ERR_INVALID_ARGUMENT',
           'notifyListChanged takes "tools", "prompts" or "resources"',
         );
-      changes.publish({ kind: change });
+      // A bad call throws here and now; only the sending is a promise.
+      return Promise.resolve(changes.publish({ kind: change }));
     },
-    notifyResourceUpdated(uri: string): void {
-      changes.publish({ kind: 'resourceUpdated', uri });
+    notifyResourceUpdated(uri: string): Promise<void> {
+      return Promise.resolve(changes.publish({ kind: 'resourceUpdated', uri }));
     },
   });
 }

@@ -3,8 +3,10 @@
  * behind it. Palisade holds no tool of its own; everything here comes from the host and is
  * checked once, when the server is constructed.
  */
+
 import type { Revision } from '../revisions.js';
 import type { TraceContext } from '../telemetry/dispatch-channel.js';
+import type { ChangeBus } from './changes.js';
 import type { InputRequest, JsonObject } from './json-values.js';
 import type { StandardJSONSchemaV1 } from './standard-schema.js';
 import type { TaskSupport, TasksOptions } from './task-store.js';
@@ -337,6 +339,11 @@ export interface ServerDefinition {
     readonly resourceSubscriptions?: boolean;
     /** How long one listen stream is held before the server ends it with its result. Default 1,800,000 (30 min), at most one day. */
     readonly listenLifetimeMs?: number;
+    /**
+     * How changes reach the subscriptions of every process serving this server. Default: this
+     * process alone. Many processes behind a load balancer share one (`palisade-mcp-postgres`).
+     */
+    readonly bus?: ChangeBus;
   };
   /**
    * The level 2025-11-25 requests log at before the client sends `logging/setLevel` (stdio) or

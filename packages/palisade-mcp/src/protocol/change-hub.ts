@@ -1,21 +1,24 @@
 /**
  * Where a host's "something changed" reaches every open subscription. The host calls
- * `server.notifyListChanged(kind)` or `server.notifyResourceUpdated(uri)`; each open
- * `subscriptions/listen` stream (2026-07-28) and each initialized 2025-11-25 stdio connection is
- * a listener here and decides for itself whether the change concerns it. The hub holds no
- * message, no queue and no client data: a change that finds no listener is gone.
+ * `server.notifyListChanged(kind)` or `server.notifyResourceUpdated(uri)`; the hub checks the
+ * change and hands it to its bus (change-bus.ts: this process alone by default, every process
+ * serving the server with a shared bus), and each change the bus delivers reaches every listener
+ * here: each open `subscriptions/listen` stream (2026-07-28), each initialized 2025-11-25 stdio
+ * connection and HTTP session, which decides for itself whether the change concerns it. The hub
+ * holds no message, no queue and no client data: a change that finds no listener is gone.
  */
+
+import type { BusEvent, Change, ChangeBus } from '../catalog/changes.js';
 import { PalisadeError } from '../errors.js';
 import { MAX_OPEN_SUBSCRIPTIONS, MAX_SUBSCRIBED_URI_BYTES } from '../limits.js';
+import { MemoryChangeBus } from './change-bus.js';
 
-/** The kinds of change a host may declare it announces, named as the 2026-07-28 listen filter names them. */
-export type ChangeKind = 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged';
-
-export type Change =
-  | { readonly kind: ChangeKind }
-  | { readonly kind: 'resourceUpdated'; readonly uri: string };
+export type { Change, ChangeKind } from '../catalog/changes.js';
 
 export type ChangeListener = (change: Change) => void;
+
+/** Told when the bus may have missed changes: a listener that cannot re-list by itself ends. */
+export type LostListener = () => void;
 
 /** What the host declared at construction: only these are advertised, accepted and delivered. */
 export interface DeclaredChanges {
@@ -31,12 +34,21 @@ export function isSubscribableUri(uri: unknown): uri is string {
   return typeof uri === 'string' && Buffer.byteLength(uri, 'utf8') <= MAX_SUBSCRIBED_URI_BYTES;
 }
 
+interface Listening {
+  readonly change: ChangeListener;
+  readonly lost: LostListener | undefined;
+}
+
 export class ChangeHub {
   readonly declared: DeclaredChanges;
-  readonly #listeners = new Set<ChangeListener>();
+  readonly #bus: ChangeBus;
+  readonly #listeners = new Set<Listening>();
+  /** Subscribed to the bus on the first listener, so a server nobody listens to holds nothing. */
+  #subscribed = false;
 
-  constructor(declared: DeclaredChanges) {
+  constructor(declared: DeclaredChanges, bus: ChangeBus = new MemoryChangeBus()) {
     this.declared = declared;
+    this.#bus = bus;
   }
 
   get open(): number {
@@ -44,15 +56,31 @@ export class ChangeHub {
   }
 
   /** Adds a listener, or answers undefined when MAX_OPEN_SUBSCRIPTIONS are already open. */
-  listen(listener: ChangeListener): (() => void) | undefined {
+  listen(listener: ChangeListener, lost?: LostListener): (() => void) | undefined {
     if (this.#listeners.size >= MAX_OPEN_SUBSCRIPTIONS) return undefined;
-    this.#listeners.add(listener);
+    if (!this.#subscribed) {
+      this.#subscribed = true;
+      this.#bus.subscribe((event) => this.#deliver(event));
+    }
+    const entry: Listening = { change: listener, lost };
+    this.#listeners.add(entry);
     return () => {
-      this.#listeners.delete(listener);
+      this.#listeners.delete(entry);
     };
   }
 
-  publish(change: Change): void {
+  #deliver(event: BusEvent): void {
+    // A copy: a listener that ends its subscription while being told must not skip another.
+    const listeners = [...this.#listeners];
+    if ('change' in event) for (const listener of listeners) listener.change(event.change);
+    else for (const listener of listeners) listener.lost?.();
+  }
+
+  /**
+   * Checks the change and hands it to the bus. With the default bus every listener here has been
+   * told when this returns; a shared bus resolves once the change is sent, or rejects.
+   */
+  publish(change: Change): void | Promise<void> {
     const declared =
       change.kind === 'resourceUpdated' ? this.declared.resourceSubscriptions : this.declared[change.kind];
     if (!declared) {
@@ -69,7 +97,20 @@ export class ChangeHub {
         );
       }
     }
-    // A copy: a listener that ends its subscription while being told must not skip another.
-    for (const listener of [...this.#listeners]) listener(change);
+    return this.#bus.publish(change);
   }
+}
+
+/**
+ * What a listener that holds a connection open (a 2025-11-25 session or stdio client) is told when
+ * the bus may have missed changes: every list kind declared, and every URI it watches, as changed.
+ * The client lists and reads again; a spurious notification costs a request, a missed one is wrong.
+ */
+export function missedChanges(declared: DeclaredChanges, watched: Iterable<string>): Change[] {
+  const changes: Change[] = [];
+  for (const kind of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const)
+    if (declared[kind]) changes.push({ kind });
+  if (declared.resourceSubscriptions)
+    for (const uri of watched) changes.push({ kind: 'resourceUpdated', uri });
+  return changes;
 }

@@ -42,9 +42,11 @@ export interface Server {
   /**
    * Tells every open subscription that a list changed (declare it first: `notifications.toolsListChanged`
    * and so on). Listen streams that asked for that kind, and initialized 2025-11-25 stdio clients, get
-   * `notifications/<kind>/list_changed`; nobody else hears of it.
+   * `notifications/<kind>/list_changed`; nobody else hears of it. A call the server cannot make
+   * throws at once. Resolves once the change is sent: with the default bus every subscription here
+   * has been told by then; with a shared `notifications.bus` it rejects when the bus could not send.
    */
-  notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): void;
-  /** Tells subscribers of `uri` that it changed (declare `notifications.resourceSubscriptions` first). */
-  notifyResourceUpdated(uri: string): void;
+  notifyListChanged(kind: 'tools' | 'prompts' | 'resources'): Promise<void>;
+  /** Tells subscribers of `uri` that it changed (declare `notifications.resourceSubscriptions` first); resolves or rejects as `notifyListChanged`. */
+  notifyResourceUpdated(uri: string): Promise<void>;
 }

@@ -21,7 +21,7 @@ export { STDIO_SHUTDOWN_GRACE_MS } from '../limits.js';
 import type { Readable, Writable } from 'node:stream';
 import { invalidOption } from '../errors.js';
 import { isPlainObject, refuseUnknownKeys, requireFunction, requireInteger } from '../options.js';
-import type { Change } from '../protocol/change-hub.js';
+import { type Change, missedChanges } from '../protocol/change-hub.js';
 import { type Exchange, handleMessage } from '../protocol/core.js';
 import { internalError } from '../protocol/errors.js';
 import { LIST_METHODS, serves } from '../protocol/methods/listen.js';
@@ -227,9 +227,13 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioHan
     });
     state = exchange.state;
     if (state.legacy?.initialized === true && unlistenChanges === undefined) {
-      unlistenChanges = server.changes.listen((change) => {
+      const tell = (change: Change): void => {
         const notification = legacyChange(server, state, change);
         if (notification !== undefined) write(notification, framing);
+      };
+      unlistenChanges = server.changes.listen(tell, () => {
+        for (const change of missedChanges(server.changes.declared, state.legacy?.subscriptions ?? []))
+          tell(change);
       });
     }
     if (exchange.cancels !== undefined) {

@@ -70,6 +70,7 @@ export const HASHING = new Set(['createHash', 'getHashes', 'hash']);
  */
 export const IDENTIFIER_MINTERS: ReadonlyMap<string, string> = new Map([
   ['mintSessionId', 'sessions/session-id.ts: an HTTP session id (Mcp-Session-Id)'],
+  ['mintTaskId', 'catalog/memory-task-store.ts: a task id of the built-in task store'],
 ]);
 
 /** Lines where `randomBytes` (imported by name from node:crypto) is referred to outside a function declaration named in IDENTIFIER_MINTERS. */

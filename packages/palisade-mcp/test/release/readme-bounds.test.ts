@@ -184,6 +184,7 @@ const CLAIMS: readonly Claim[] = [
 
 /** Constants the README states no figure for (docs/threat-model.md covers them). */
 const NOT_IN_README: readonly LimitName[] = [
+  'MAX_TASK_TTL_MS',
   'MAX_CURSOR_BYTES',
   'MAX_TOOL_NAME_CHARS',
   'MAX_REGEX_REPEAT',

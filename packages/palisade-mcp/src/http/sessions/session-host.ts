@@ -22,7 +22,7 @@ import type { ServerResponse } from 'node:http';
 import type { LogLevel } from '../../catalog/types.js';
 import { SESSION_LIMIT_RETRY_AFTER_SECONDS, SESSION_SWEEP_INTERVAL_MS } from '../../limits.js';
 import { isPlainObject } from '../../options.js';
-import type { Change } from '../../protocol/change-hub.js';
+import { type Change, missedChanges } from '../../protocol/change-hub.js';
 import { handleMessage } from '../../protocol/core.js';
 import { LIST_METHODS, serves } from '../../protocol/methods/listen.js';
 import { type ConnectionState, type LegacySession, sessionState } from '../../protocol/state.js';
@@ -650,7 +650,14 @@ export class SessionHost {
 
   #listenForChanges(): void {
     if (this.#unlisten !== undefined) return;
-    this.#unlisten = this.#server.changes.listen((change) => this.#onChange(change));
+    this.#unlisten = this.#server.changes.listen(
+      (change) => this.#onChange(change),
+      () => {
+        const watched = new Set<string>();
+        for (const live of this.#live.values()) for (const uri of live.record.subscriptions) watched.add(uri);
+        for (const change of missedChanges(this.#server.changes.declared, watched)) this.#onChange(change);
+      },
+    );
   }
 
   #onChange(change: Change): void {

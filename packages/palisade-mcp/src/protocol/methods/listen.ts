@@ -150,10 +150,14 @@ export function runListen(
   if (io.signal.aborted) return { ended: Promise.resolve(undefined) };
   let stop: (() => void) | undefined;
   const ended = new Promise<JsonObject | undefined>((resolve) => {
-    const unlisten = server.changes.listen((change) => {
-      const notification = notificationFor(change, id, honoured);
-      if (notification !== undefined) io.emit(notification);
-    });
+    const unlisten = server.changes.listen(
+      (change) => {
+        const notification = notificationFor(change, id, honoured);
+        if (notification !== undefined) io.emit(notification);
+      },
+      // Changes may have been missed: the stream ends with its result, and the client lists again.
+      () => finish({ _meta: { [META_SUBSCRIPTION_ID]: id } }),
+    );
     if (unlisten === undefined) {
       resolve(undefined);
       return;
