@@ -119,8 +119,11 @@ describe('serve(): what a request behind a close leaves behind', () => {
       // An answer written for nobody would be cut here, published as json-drain-timeout.
       await wait(SSE_DRAIN_TIMEOUT_MS + 1_000);
     });
-    expect(published).toEqual([{ rule: 'origin-not-allowed', status: 403, code: -32600 }]);
+    // The channel is the process's: with files sharing a worker it also carries other servers'
+    // late refusals, so what this server did is read from its own log.
+    expect(published).toContainEqual({ rule: 'origin-not-allowed', status: 403, code: -32600 });
     expect(record.logged).toEqual([{ kind: 'refusal', rule: 'origin-not-allowed', status: 403 }]);
+    expect(record.ran).toEqual([]);
   });
 });
 
