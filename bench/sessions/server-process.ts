@@ -1,8 +1,9 @@
 /**
  * A bench child serving Palisade `serve()` with the bench's `echo` tool, sessions on or off
- * (`server-process.ts on|off [maxSessions]`), and answering the parent over IPC: its CPU time, its
- * heap after a full collection, a list change to announce, and close. Palisade is imported from
- * its build, as bench/http/palisade-server.ts says why.
+ * (`server-process.ts on|off|pair [maxSessions]`; `pair` serves both, sessions on at `port` and off
+ * at `offPort`, so the two are measured in one process on the same core and heap), and answering
+ * the parent over IPC: its CPU time, its heap after a full collection, a list change to announce,
+ * and close. Palisade is imported from its build, as bench/http/palisade-server.ts says why.
  */
 import { serve } from '../../packages/palisade-mcp/dist/http/node/serve.js';
 import { createServer, defineTool } from '../../packages/palisade-mcp/dist/index.js';
@@ -10,7 +11,7 @@ import { ECHO_DESCRIPTION, ECHO_SCHEMA } from '../http/tools.js';
 
 export type ToSessionServer = { type: 'cpu' } | { type: 'heap' } | { type: 'announce' } | { type: 'close' };
 export type FromSessionServer =
-  | { type: 'ready'; port: number }
+  | { type: 'ready'; port: number; offPort?: number }
   | { type: 'cpu'; micros: number }
   | { type: 'heap'; bytes: number }
   | { type: 'announced' };
@@ -29,13 +30,15 @@ const server = createServer({
     }),
   ],
 });
-const serving = await serve(server, {
+const options = {
   authorize: () => ({ ok: true }),
   allowedOrigins: 'any',
   maxConnections: 4_096,
   onLog: () => {},
-  ...(mode === 'on' ? { sessions: { maxSessions: Number(maxSessions), maxRequestsInFlight: 256 } } : {}),
-});
+} as const;
+const sessions = { maxSessions: Number(maxSessions), maxRequestsInFlight: 256 };
+const serving = await serve(server, mode === 'off' ? options : { ...options, sessions });
+const stateless = mode === 'pair' ? await serve(server, options) : undefined;
 
 const send = (message: FromSessionServer): void => {
   process.send?.(message);
@@ -52,9 +55,13 @@ process.on('message', (message: ToSessionServer) => {
     server.notifyListChanged('tools');
     send({ type: 'announced' });
   } else {
-    void serving.close().then(() => process.exit(0));
+    void Promise.all([serving.close(), stateless?.close()]).then(() => process.exit(0));
   }
 });
 // A parent that died mid-run leaves no server behind.
 process.once('disconnect', () => process.exit(0));
-send({ type: 'ready', port: serving.port });
+send(
+  stateless === undefined
+    ? { type: 'ready', port: serving.port }
+    : { type: 'ready', port: serving.port, offPort: stateless.port },
+);

@@ -448,6 +448,17 @@ export const MAX_LAST_EVENT_ID_CHARS = 128;
 export const SESSION_SWEEP_INTERVAL_MS = 60_000;
 
 /**
+ * Principal texts whose SHA-256 a sessions host remembers, each at most MAX_CACHED_PRINCIPAL_CHARS
+ * long: a session's every request compares its principal's digest, and hashing it afresh was the
+ * largest cost sessions added to a `tools/call`. Past the count the memory is emptied and refilled,
+ * so a flood of principals costs hashes, as it did before, and at most 1,024 × 4 KiB of text.
+ */
+export const MAX_CACHED_PRINCIPALS = 1_024;
+
+/** Longest principal text whose digest is remembered; a longer one is hashed on every request. */
+export const MAX_CACHED_PRINCIPAL_CHARS = 4_096;
+
+/**
  * `Retry-After` of a 503 `session-limit` answer, in seconds: a minute, in which the sweep may end
  * sessions that went idle or were deleted.
  */

@@ -5,6 +5,7 @@
  * every request. A request admitted as anyone else finds no session.
  */
 import { createHash } from 'node:crypto';
+import { MAX_CACHED_PRINCIPAL_CHARS, MAX_CACHED_PRINCIPALS } from '../limits.js';
 import { canonicalJson } from '../protocol/canonical-json.js';
 
 /** The principal text of `auth`: `sessions.principal` when given, else its canonical JSON. */
@@ -19,4 +20,30 @@ export function defaultPrincipal(auth: unknown): string {
 
 export function principalDigest(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * Digests of the principal texts seen lately, keyed by the text itself: a client's requests carry
+ * the same principal, so its digest is computed once, not on every request (MAX_CACHED_PRINCIPALS
+ * says why and how it is bounded). Keyed by text, not by the `auth` object, which `authorize`
+ * usually builds afresh for every request.
+ */
+export class PrincipalDigests {
+  readonly #digests = new Map<string, string>();
+
+  /** Texts remembered now. */
+  get size(): number {
+    return this.#digests.size;
+  }
+
+  digest(text: string): string {
+    const known = this.#digests.get(text);
+    if (known !== undefined) return known;
+    const digest = principalDigest(text);
+    if (text.length <= MAX_CACHED_PRINCIPAL_CHARS) {
+      if (this.#digests.size >= MAX_CACHED_PRINCIPALS) this.#digests.clear();
+      this.#digests.set(text, digest);
+    }
+    return digest;
+  }
 }

@@ -31,6 +31,7 @@ export interface CallSession {
   readonly pollAfterMs: number | undefined;
   readonly relay: {
     wait(session: string, deadline: number): PendingReply | Promise<PendingReply>;
+    onCancel(session: string, request: RequestId, abort: () => void): () => void;
   };
   readonly reportFault: (description: string, cause: unknown) => void;
   /** A stream for this call's SSE answer, registered with the session for resumption. */
@@ -57,6 +58,8 @@ export class SessionCall implements ExchangeIO {
   /** The client left before any event: a JSON answer can no longer reach it. */
   #gone = false;
   #poll: NodeJS.Timeout | undefined;
+  /** Forgets this call's `notifications/cancelled` listener at the relay once it settled. */
+  #unlistenCancel: (() => void) | undefined;
 
   constructor(
     session: CallSession,
@@ -82,6 +85,7 @@ export class SessionCall implements ExchangeIO {
 
   /** Runs the core on `message` in `state`; answers the state the core returned. */
   run(state: ConnectionState, message: Record<string, unknown>): ConnectionState {
+    this.#unlistenCancel = this.#session.relay.onCancel(this.#session.id, this.requestId, () => this.cancel());
     const res = this.#res;
     res.once('close', () => {
       // 2025-11-25: a disconnect is not a cancel. The handler runs on; a stream keeps its events.
@@ -163,6 +167,7 @@ export class SessionCall implements ExchangeIO {
   #stop(): void {
     this.#done = true;
     if (this.#poll !== undefined) clearTimeout(this.#poll);
+    this.#unlistenCancel?.();
   }
 
   #deliver(response: JsonRpcResponse | undefined, stage: AnswerStage): void {

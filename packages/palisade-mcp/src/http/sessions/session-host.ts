@@ -37,7 +37,7 @@ import type {
   StoredEvent,
 } from '../../sessions/contracts.js';
 import type { CheckedSessions } from '../../sessions/options.js';
-import { principalDigest } from '../../sessions/principal.js';
+import { PrincipalDigests } from '../../sessions/principal.js';
 import { isSessionIdSyntax, mintSessionId } from '../../sessions/session-id.js';
 import { HEADER_MISMATCH } from '../../wire/codes.js';
 import { encodeMessage } from '../../wire/encode.js';
@@ -147,6 +147,7 @@ export class SessionHost {
   readonly #options: CheckedSessions;
   readonly #hooks: HostHooks;
   readonly #live = new Map<string, LiveSession>();
+  readonly #digests = new PrincipalDigests();
   #sweeper: NodeJS.Timeout | undefined;
   #unlisten: (() => void) | undefined;
 
@@ -218,7 +219,7 @@ export class SessionHost {
 
   #principal(request: SessionRequest): string | undefined {
     try {
-      return principalDigest(this.#options.principal(request.auth));
+      return this.#digests.digest(this.#options.principal(request.auth));
     } catch (cause) {
       this.#hooks.onFault('sessions.principal failed to name the principal', cause);
       this.#refuse(request.res, SESSION_REFUSALS.principalFault);
@@ -382,8 +383,6 @@ export class SessionHost {
       record.revision === LEGACY_REVISION,
     );
     live.calls.set(key, call);
-    const undoCancel = this.#options.relay.onCancel(record.id, id, () => call.cancel());
-    cancelUndo.set(call, undoCancel);
     const next = call.run(state, message);
     this.#persist(record, legacy, next);
   }
@@ -617,7 +616,6 @@ export class SessionHost {
       standalone: () => (live.standalone?.connected === true ? live.standalone : undefined),
       settled: (call) => {
         live.calls.delete(callKey(call.requestId));
-        cancelUndo.get(call)?.();
         this.#release(live);
       },
     };
@@ -725,8 +723,6 @@ export class SessionHost {
     for (const id of [...this.#live.keys()]) this.#end(id, false);
   }
 }
-
-const cancelUndo = new WeakMap<SessionCall, () => void>();
 
 /** What the core borrows for a message that runs no handler (initialize, a notification). */
 const NO_IO = Object.freeze({
