@@ -39,9 +39,13 @@ describe('over a socket', () => {
     await alice.open({}, { 'x-user': 'alice' });
     const before = sha256Calls.count;
     for (let n = 0; n < 20; n++) {
-      const answer = await alice.request('tools/call', { name: 'echo', arguments: { text: `n${n}` } }, {
-        headers: { 'x-user': 'alice' },
-      });
+      const answer = await alice.request(
+        'tools/call',
+        { name: 'echo', arguments: { text: `n${n}` } },
+        {
+          headers: { 'x-user': 'alice' },
+        },
+      );
       expect(answer.status).toBe(200);
     }
     expect(sha256Calls.count - before).toBe(0);

@@ -85,7 +85,9 @@ export class SessionCall implements ExchangeIO {
 
   /** Runs the core on `message` in `state`; answers the state the core returned. */
   run(state: ConnectionState, message: Record<string, unknown>): ConnectionState {
-    this.#unlistenCancel = this.#session.relay.onCancel(this.#session.id, this.requestId, () => this.cancel());
+    this.#unlistenCancel = this.#session.relay.onCancel(this.#session.id, this.requestId, () =>
+      this.cancel(),
+    );
     const res = this.#res;
     res.once('close', () => {
       // 2025-11-25: a disconnect is not a cancel. The handler runs on; a stream keeps its events.
