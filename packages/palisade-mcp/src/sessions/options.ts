@@ -74,6 +74,11 @@ export interface CheckedSessions {
   readonly store: SessionStore;
   readonly events: EventStore;
   readonly relay: SessionRelay;
+  /**
+   * The stores this host built because none was given: only this process can reach them, so its
+   * `close()` forgets what they hold. A store that was given may serve other processes too.
+   */
+  readonly owned: { readonly store: boolean; readonly events: boolean; readonly relay: boolean };
 }
 
 const SESSIONS_KEYS = [
@@ -151,5 +156,10 @@ export function checkSessionsOptions(value: unknown): CheckedSessions | undefine
       ['wait', 'deliver', 'onCancel', 'cancel', 'endSession'],
       () => new MemoryRelay(),
     ),
+    owned: Object.freeze({
+      store: value['store'] === undefined,
+      events: value['events'] === undefined,
+      relay: value['relay'] === undefined,
+    }),
   });
 }

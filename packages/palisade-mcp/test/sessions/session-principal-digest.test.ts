@@ -31,7 +31,9 @@ afterEach(async () => {
 });
 
 describe('over a socket', () => {
-  test("a session's requests hash its principal once, and another principal still finds no session", async () => {
+  test("a session's requests hash its principal once, and another principal still finds no session", {
+    tags: ['threat-model'],
+  }, async () => {
     endpoint = await nodeEndpoint(sessionServer(), {
       authorize: (request) => ({ ok: true, auth: { user: request.headers['x-user'] } }),
     });
@@ -62,7 +64,7 @@ describe('PrincipalDigests', () => {
     expect(digests.digest('{"user":"bob"}')).toBe(principalDigest('{"user":"bob"}'));
   });
 
-  test('holds at most MAX_CACHED_PRINCIPALS texts, then starts over', () => {
+  test('holds at most MAX_CACHED_PRINCIPALS texts, then starts over', { tags: ['threat-model'] }, () => {
     const digests = new PrincipalDigests();
     for (let n = 0; n < MAX_CACHED_PRINCIPALS; n++) digests.digest(`p${n}`);
     expect(digests.size).toBe(MAX_CACHED_PRINCIPALS);

@@ -47,7 +47,16 @@ import { readStreamBody } from './read-body.js';
 import { fetchAuthorizeRequest, fetchHeaderIndex } from './request.js';
 import { StreamResponse } from './response.js';
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+export interface FetchHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * For shutdown, once the runtime stops handing requests over: with `sessions`, every call
+   * running on a session is aborted, every session stream ended and the idle sweep stopped; the
+   * in-memory stores it built are emptied, a store that was given is left as it is. Without
+   * sessions this does nothing.
+   */
+  readonly close: () => void;
+}
 
 /** createHttpHandler's options, `cors` included. */
 export type FetchHandlerOptions = HttpHandlerOptions;
@@ -73,7 +82,7 @@ export function createFetchHandler(server: Server, options: FetchHandlerOptions)
     checked.cors === undefined
       ? undefined
       : corsPolicy(checked.cors, checked.allowedOrigins, server, sessions !== undefined);
-  return async (request: Request): Promise<Response> => {
+  const handler = async (request: Request): Promise<Response> => {
     const carried: Carried = { headers: {} };
     try {
       return await serveFetch(server, checked, cors, sessions, carried, request);
@@ -83,6 +92,7 @@ export function createFetchHandler(server: Server, options: FetchHandlerOptions)
       return refusalResponse(REFUSALS.transportFault, carried.headers);
     }
   };
+  return Object.assign(handler, { close: (): void => sessions?.close() });
 }
 
 /** For a client that went away: nobody reads it, but a fetch handler must still return a Response. */

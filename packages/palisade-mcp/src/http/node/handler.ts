@@ -119,6 +119,14 @@ export interface HttpHandler {
    * listener for is left to it. Every route of that server gets these answers. Returns the server.
    */
   readonly attach: <S extends EventEmitter>(server: S) => S;
+  /**
+   * For shutdown, once the server stops accepting requests (serve().close() calls it): with
+   * `sessions`, every call running on a session is aborted (its handler's signal fires), every
+   * session stream ended, and the idle sweep stopped, so nothing of the handler outlives the
+   * server; the in-memory stores it built are emptied, a store that was given is left as it is.
+   * Without sessions the handler holds nothing and this does nothing.
+   */
+  readonly close: () => void;
 }
 
 const DECIMAL = /^[0-9]+$/;
@@ -199,6 +207,7 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
   return Object.assign(handler, {
     checkContinue,
     clientError,
+    close: (): void => sessions?.close(),
     stream: (
       stream: ServerHttp2Stream,
       headers: Http2Headers,

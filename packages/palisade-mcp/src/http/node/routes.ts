@@ -279,6 +279,7 @@ export function routeFront(
     checkContinue,
     stream: handler.stream,
     clientError: handler.clientError,
+    close: handler.close,
     attach: <S extends EventEmitter>(server: S): S => {
       // The front's own checkContinue, so a route's caller is judged by the route's rules; the rest are the handler's.
       if (server.listenerCount('checkContinue') === 0) server.on('checkContinue', checkContinue);

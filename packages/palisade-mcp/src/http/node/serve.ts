@@ -93,7 +93,10 @@ export interface Serving {
   readonly port: number;
   /** The listening socket server; the HTTP servers behind it never listen. */
   readonly server: NetServer;
-  /** Stops accepting, ends every open connection, and resolves once the port is released. */
+  /**
+   * Stops accepting, ends every open connection and, with `sessions`, every call and stream running
+   * on a session (the handler's `close()`), and resolves once the port is released.
+   */
   close(): Promise<void>;
 }
 
@@ -313,6 +316,8 @@ export async function serve(server: Server, options: ServeOptions): Promise<Serv
       for (const session of sessions) session.destroy();
       for (const socket of sockets) socket.destroy();
       http1.close();
+      // Sessions outlive connections by design (a disconnect is not a cancel): they end here.
+      mcp.close();
       await closed;
     },
   };

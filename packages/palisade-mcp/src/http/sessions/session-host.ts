@@ -714,13 +714,36 @@ export class SessionHost {
     }
   }
 
-  /** Stops the sweep and change listening and ends every live session's calls and streams. */
+  /**
+   * For shutdown (serve().close() calls it): stops the sweep and change listening, aborts every
+   * call running here (its handler's signal fires, its waits for the client end) and ends every
+   * open stream, so no timer, stream or handler of ours outlives the server. Sessions in a store
+   * that was given are left there: another process may serve them. The in-memory stores this host
+   * built are emptied, as no one else can reach them. Call it once no more requests arrive.
+   */
   close(): void {
     if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
     this.#sweeper = undefined;
     this.#unlisten?.();
     this.#unlisten = undefined;
-    for (const id of [...this.#live.keys()]) this.#end(id, false);
+    const { store, events, relay, owned } = this.#options;
+    const ids = new Set(this.#live.keys());
+    for (const live of [...this.#live.values()]) {
+      this.#live.delete(live.record.id);
+      for (const call of [...live.calls.values()]) call.cancel();
+      live.standalone?.end();
+      for (const stream of live.streams.values()) stream.end();
+    }
+    try {
+      // idleMs 0: every session is past it, so the sweep hands back every id it held.
+      if (owned.store) for (const id of store.sweep(Date.now(), 0) as readonly string[]) ids.add(id);
+      for (const id of ids) {
+        if (owned.relay) void relay.endSession(id);
+        if (owned.events) void events.dropSession(id);
+      }
+    } catch (cause) {
+      this.#hooks.onFault('a session store failed to close', cause);
+    }
   }
 }
 
