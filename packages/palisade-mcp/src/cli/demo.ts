@@ -17,7 +17,7 @@ const EXIT_OK = 0;
 const EXIT_REFUSED = 1;
 const EXIT_USAGE = 2;
 
-export const DEMO_USAGE = `usage: palisade demo [--stdio] [--port N] [--host H] [--allowed-origin O]... [--allowed-host NAME]...
+export const DEMO_USAGE = `usage: palisade demo [--stdio] [--port N] [--host H] [--allowed-origin O]... [--allowed-host NAME]... [--sessions]
 
 Serves the demo catalog (every content kind, a resource template, a prompt, progress, logging and
 its own connectome:// resources), to point an MCP client at. It lives in the palisade-demo package,
@@ -27,12 +27,16 @@ loaded on demand: install it beside palisade-mcp, or run without installing:
   (default)             stateless Streamable HTTP (HTTP/1.1 and HTTP/2) on http://127.0.0.1:3000/mcp;
                         once listening, one line on stderr gives the URL:
                           palisade demo: serving MCP (Streamable HTTP, stateless) at URL
+                        (or "sessions on" in place of "stateless" with --sessions)
   --port N              the port to bind, 0 to 65535 (0 picks a free one; default 3000)
   --host H              the address to bind (default 127.0.0.1); one that is not loopback needs
                         --allowed-host, since only listed Host names are then served
   --allowed-origin O    a browser origin allowed to call, e.g. http://localhost:5173 (repeatable;
                         default none: only requests without an Origin header are served)
   --allowed-host NAME   a Host name served (repeatable; default localhost, 127.0.0.1, ::1)
+  --sessions            keep sessions for 2025-11-25 and older clients (every default): initialize
+                        issues Mcp-Session-Id, a GET stream carries list changes, tools may ask the
+                        client (sampling, elicitation, roots), and notifications/cancelled works
   --stdio               serve over stdin/stdout instead (newline-delimited JSON-RPC); stdout then
                         carries protocol messages only, and the demo exits when stdin ends
   -h, --help            print this help
@@ -93,6 +97,7 @@ function readArgs(argv: readonly string[]): DemoArgs | { readonly help: true } |
         host: { type: 'string' },
         'allowed-origin': { type: 'string', multiple: true },
         'allowed-host': { type: 'string', multiple: true },
+        sessions: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -111,12 +116,13 @@ function readArgs(argv: readonly string[]): DemoArgs | { readonly help: true } |
     host: values['host'],
     allowedOrigins: values['allowed-origin'],
     allowedHosts: values['allowed-host'],
+    sessions: values['sessions'] === true ? true : undefined,
   };
   const stdio = values['stdio'] === true;
   const given = Object.entries(http).filter(([, value]) => value !== undefined);
   if (stdio && given.length > 0) {
     // Ignoring them would let the user believe a port is open.
-    const flags = ['--port', '--host', '--allowed-origin', '--allowed-host'].filter(
+    const flags = ['--port', '--host', '--allowed-origin', '--allowed-host', '--sessions'].filter(
       (flag) => values[flag.slice(2)] !== undefined,
     );
     return `${flags.join(', ')} ${flags.length === 1 ? 'applies' : 'apply'} to HTTP only, not with --stdio`;
@@ -161,8 +167,9 @@ export async function demo(argv: readonly string[]): Promise<number> {
     typeof host === 'string' && isEveryInterface(host)
       ? `  Bound to ${host}: listening on every interface of this machine.\n`
       : '';
+  const mode = args.options['sessions'] === true ? 'sessions on' : 'stateless';
   process.stderr.write(
-    `palisade demo: serving MCP (Streamable HTTP, stateless) at ${url}\n` +
+    `palisade demo: serving MCP (Streamable HTTP, ${mode}) at ${url}\n` +
       everywhere +
       `  Connect an MCP client to that URL; Ctrl-C stops it.\n`,
   );

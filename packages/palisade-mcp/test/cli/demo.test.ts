@@ -39,15 +39,19 @@ function collect(stream: NodeJS.ReadableStream): { text: string } {
   return seen;
 }
 
-/** The URL the demo prints on stderr once it listens. */
-function servedUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
+/** The URL the demo prints on stderr once it listens, in `mode`. */
+function servedUrl(
+  child: ChildProcessWithoutNullStreams,
+  mode: 'stateless' | 'sessions on' = 'stateless',
+): Promise<string> {
   const stderr = collect(child.stderr);
+  const banner = new RegExp(
+    `^palisade demo: serving MCP \\(Streamable HTTP, ${mode}\\) at (http://\\S+/mcp)$`,
+    'm',
+  );
   return new Promise((resolve, reject) => {
     child.stderr.on('data', () => {
-      const found =
-        /^palisade demo: serving MCP \(Streamable HTTP, stateless\) at (http:\/\/\S+\/mcp)$/m.exec(
-          stderr.text,
-        );
+      const found = banner.exec(stderr.text);
       if (found) resolve(found[1]!);
     });
     child.once('exit', (code) =>
@@ -125,6 +129,42 @@ describe('palisade demo over HTTP', () => {
     expect(await exited(child)).toBe(0);
   });
 
+  test('demo --sessions keeps sessions: initialize issues Mcp-Session-Id and a GET opens the session stream', async () => {
+    expect(USAGE).toContain('--sessions');
+    const child = start('--port', '0', '--sessions');
+    const url = await servedUrl(child, 'sessions on');
+    const initialized = await post(url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+    });
+    expect(initialized.status).toBe(200);
+    const id = initialized.headers.get('mcp-session-id');
+    expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const stream = await fetch(url, {
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        'mcp-session-id': id as string,
+      },
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    await stream.body?.cancel();
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  });
+
+  test('without --sessions a GET is 405: the demo is stateless by default', async () => {
+    const child = start('--port', '0');
+    const url = await servedUrl(child);
+    const stream = await fetch(url, { headers: { accept: 'text/event-stream' } });
+    expect(stream.status).toBe(405);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  });
+
   test('binding an address that is not loopback without --allowed-host exits 1 under the option code', async () => {
     const child = start('--host', '0.0.0.0', '--port', '0');
     const stderr = collect(child.stderr);
@@ -174,6 +214,12 @@ describe('palisade demo: usage', () => {
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`palisade demo: --port applies to HTTP only, not with --stdio\n\n${USAGE}`);
+  });
+
+  test('--sessions with --stdio is a usage error: a stdio connection is its own session', () => {
+    const r = spawnSync(process.execPath, [CLI, 'demo', '--stdio', '--sessions'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`palisade demo: --sessions applies to HTTP only, not with --stdio\n\n${USAGE}`);
   });
 
   test('a port outside 0 to 65535 is a usage error', () => {
