@@ -3,7 +3,7 @@
  * `(request: Request) => Promise<Response>` for Hono, Next.js route handlers, Bun and Deno. The
  * options are createHttpHandler's, checked once the same way, and the checks run in its order with
  * its statuses and bodies (handler.ts): Host (421), Origin (403), path (404), method (405, Allow:
- * POST), authorize, Accept (406), Content-Type (415), framing (411/413), the body read under the
+ * POST, or GET, POST, DELETE with sessions), authorize, Accept (406), Content-Type (415), framing (411/413), the body read under the
  * cap and the deadline (413/408), authorizeBody, the JSON reader (400), the header–body match (400
  * -32020) and the core. Answers come from the same code (answer.ts through fetch/response.ts):
  * JSON, 202 for a notification, or an SSE stream when the client accepts one and the request
@@ -42,7 +42,7 @@ import { checkHost, originAllowed, refusedHostReason, targetDisagrees, targetPat
 import { type CheckedHttpOptions, checkHttpOptions, type HttpHandlerOptions } from '../http-options.js';
 import { isJsonContentType, readAccept } from '../media.js';
 import { type HttpRefusal, REFUSALS } from '../refusals.js';
-import { SessionHost } from '../sessions/session-host.js';
+import { SESSION_METHODS, SessionHost } from '../sessions/session-host.js';
 import { readStreamBody } from './read-body.js';
 import { fetchAuthorizeRequest, fetchHeaderIndex } from './request.js';
 import { StreamResponse } from './response.js';
@@ -173,7 +173,7 @@ async function serveFetch(
     if (sessions === undefined)
       return refuse(request.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
     if (request.method !== 'GET' && request.method !== 'DELETE')
-      return refuse(REFUSALS.sessionMethod, { allow: 'GET, POST, DELETE' });
+      return refuse(REFUSALS.sessionMethod, { allow: SESSION_METHODS });
   }
 
   const seen = fetchAuthorizeRequest(request, headers);

@@ -8,6 +8,8 @@
  *   1. Host (421; two Host lines 400)     5. Accept admits application/json (406)
  *   2. Origin (403)                       6. Content-Type application/json (415)
  *   3. method POST (405, Allow: POST)     7. Content-Length present, no Transfer-Encoding (411), ≤ 1 MiB (413)
+ *      (with sessions GET and DELETE too:
+ *      Allow: GET, POST, DELETE)
  *   4. authorize (401/403/429; 500)       8. body read under one whole-body deadline (408)
  *
  * then `authorizeBody` (403), the bounded JSON reader (400), the header–body match (400 -32020)
@@ -76,7 +78,7 @@ import {
 import { isJsonContentType, readAccept } from '../media.js';
 import { type HttpRefusal, REFUSALS } from '../refusals.js';
 import { writePreflight, writeRefusal } from '../respond.js';
-import { SessionHost } from '../sessions/session-host.js';
+import { SESSION_METHODS, SessionHost } from '../sessions/session-host.js';
 import { answerClientError } from './client-error.js';
 import { turnOf, waitTurn } from './connection-turn.js';
 import { refuseOnSocket } from './raw-refusal.js';
@@ -198,10 +200,13 @@ export function createHttpHandler(server: Server, options: HttpHandlerOptions): 
   const checkExpectation = (req: HttpRequest, res: HttpResponse): void =>
     refuseOnTurn(req, res, { refusal: REFUSALS.expectation });
   // HTTP/1.1 hands a CONNECT over as the bare socket, its parser already detached; HTTP/2 as a stream.
+  // Refused as any method not served, so `Allow` names what this endpoint serves.
+  const wrongMethod = sessions === undefined ? REFUSALS.method : REFUSALS.sessionMethod;
+  const allowed = { allow: sessions === undefined ? 'POST' : SESSION_METHODS };
   const connect = (req: HttpRequest, second: Duplex | HttpResponse): void => {
     if (second instanceof Http2ServerResponse)
-      refuseOnTurn(req, second, { refusal: REFUSALS.method, headers: { allow: 'POST' } });
-    else refuseOnSocket(second as Duplex, REFUSALS.method, checked.onLog, { allow: 'POST' });
+      refuseOnTurn(req, second, { refusal: wrongMethod, headers: allowed });
+    else refuseOnSocket(second as Duplex, wrongMethod, checked.onLog, allowed);
   };
   const clientError = (error: Error, socket: Duplex): void => answerClientError(error, socket, checked.onLog);
   return Object.assign(handler, {
@@ -326,7 +331,7 @@ class NodeExchange {
       if (this.sessions === undefined)
         return this.refuse(req.method === 'GET' ? REFUSALS.streamProbe : REFUSALS.method, { allow: 'POST' });
       if (req.method !== 'GET' && req.method !== 'DELETE')
-        return this.refuse(REFUSALS.sessionMethod, { allow: 'GET, POST, DELETE' });
+        return this.refuse(REFUSALS.sessionMethod, { allow: SESSION_METHODS });
     }
 
     const request = authorizeRequest(req);

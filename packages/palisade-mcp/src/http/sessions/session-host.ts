@@ -61,6 +61,9 @@ import { SessionCall } from './session-call.js';
 import { SESSION_REFUSALS } from './session-refusals.js';
 import { SessionStream } from './session-stream.js';
 
+/** The methods an endpoint with sessions serves: the `Allow` of its 405 for any other. */
+export const SESSION_METHODS = 'GET, POST, DELETE';
+
 /** The header a session id travels in, both ways (lower case: HTTP names are case-insensitive). */
 export const SESSION_HEADER = 'mcp-session-id';
 const LAST_EVENT_ID = 'last-event-id';
