@@ -176,6 +176,16 @@ const CLAIMS: readonly Claim[] = [
     quote: 'one that is not 1 to 128 characters of `A-Za-z0-9._~+/=-` is 400 `session-id-malformed`',
   },
   {
+    limit: 'MAX_CACHED_PRINCIPALS',
+    figure: '1,024',
+    quote: 'is remembered (at most 1,024 texts of at most 4,096 characters, emptied when full)',
+  },
+  {
+    limit: 'MAX_CACHED_PRINCIPAL_CHARS',
+    figure: '4,096',
+    quote: 'is remembered (at most 1,024 texts of at most 4,096 characters, emptied when full)',
+  },
+  {
     limit: 'MAX_LAST_EVENT_ID_CHARS',
     figure: '128',
     quote: 'A `Last-Event-ID` that is not 1 to 128 characters of `A-Za-z0-9._~+/=:-`',
