@@ -135,6 +135,8 @@ async function keptLoop(
     connections.map(async (connection, index) => {
       const request = requests[index] as Buffer;
       while (performance.now() < stop) {
+        // A request on a connection the server closed would wait forever: say so instead.
+        if (connection.socket.destroyed) throw new Error('the server closed a kept connection');
         const sent = performance.now();
         const response = await connection.request(request);
         latenciesMs.push(performance.now() - sent);
@@ -208,6 +210,7 @@ async function cost(): Promise<void> {
   // Adjacent windows see much the same machine: a ratio per round cancels the load other
   // processes put on the shared cores, and the median drops the rounds a burst fell into.
   for (let round = 0; round < config.rounds; round++) {
+    process.stderr.write(`\r   round ${round + 1}/${config.rounds}`);
     for (const pair of pairs) {
       const order = round % 2 === 0 ? [pair.off, pair.on] : [pair.on, pair.off];
       const cpu = new Map<Side, number>();
@@ -215,6 +218,7 @@ async function cost(): Promise<void> {
       pair.ratios.push(cpu.get(pair.on)! / cpu.get(pair.off)!);
     }
   }
+  process.stderr.write('\n');
   for (const kept of connections.values()) for (const connection of kept) connection.close();
   await child.stop({ type: 'close' });
 

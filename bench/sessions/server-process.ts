@@ -37,8 +37,11 @@ const options = {
   onLog: () => {},
 } as const;
 const sessions = { maxSessions: Number(maxSessions), maxRequestsInFlight: 256 };
-const serving = await serve(server, mode === 'off' ? options : { ...options, sessions });
-const stateless = mode === 'pair' ? await serve(server, options) : undefined;
+// The cost part opens its connections first and keeps them across windows, idle while the other
+// side is measured: on a loaded machine that can pass the default sniff and keep-alive times (5 s).
+const kept = mode === 'pair' ? { keepAliveTimeoutMs: 120_000, sniffTimeoutMs: 120_000 } : {};
+const serving = await serve(server, mode === 'off' ? options : { ...options, ...kept, sessions });
+const stateless = mode === 'pair' ? await serve(server, { ...options, ...kept }) : undefined;
 
 const send = (message: FromSessionServer): void => {
   process.send?.(message);

@@ -17,30 +17,37 @@ interface SessionWaits {
   readonly waiting: Map<RequestId, Waiting>;
   /** Ids whose wait lapsed or was cancelled, oldest first. */
   readonly lapsed: RequestId[];
-  readonly cancels: Map<string, () => void>;
 }
 
-/** A client's request id as a key: a number and the string of its digits are different ids. */
-function idKey(id: RequestId): string {
-  return typeof id === 'number' ? `n${id}` : `s${id}`;
+/**
+ * A request of a session as a key: a number and the string of its digits are different ids, and
+ * a session id holds no NUL, so no two requests share one.
+ */
+function cancelKey(session: string, id: RequestId): string {
+  return typeof id === 'number' ? `${session}\u0000n${id}` : `${session}\u0000s${id}`;
 }
 
 export class MemoryRelay implements SessionRelay {
   readonly #sessions = new Map<string, SessionWaits>();
+  /**
+   * Cancel listeners of running requests, by session and id: one map for all sessions, so the
+   * listener every request registers costs a set and a delete, not a session's maps built and
+   * dropped per request.
+   */
+  readonly #cancels = new Map<string, () => void>();
   #nextId = 1;
 
   #of(session: string): SessionWaits {
     let waits = this.#sessions.get(session);
     if (waits === undefined) {
-      waits = { waiting: new Map(), lapsed: [], cancels: new Map() };
+      waits = { waiting: new Map(), lapsed: [] };
       this.#sessions.set(session, waits);
     }
     return waits;
   }
 
   #release(session: string, waits: SessionWaits): void {
-    if (waits.waiting.size === 0 && waits.lapsed.length === 0 && waits.cancels.size === 0)
-      this.#sessions.delete(session);
+    if (waits.waiting.size === 0 && waits.lapsed.length === 0) this.#sessions.delete(session);
   }
 
   #lapse(session: string, waits: SessionWaits, id: RequestId): void {
@@ -85,18 +92,15 @@ export class MemoryRelay implements SessionRelay {
   }
 
   onCancel(session: string, request: RequestId, abort: () => void): () => void {
-    const waits = this.#of(session);
-    const key = idKey(request);
-    waits.cancels.set(key, abort);
+    const key = cancelKey(session, request);
+    this.#cancels.set(key, abort);
     return () => {
-      if (waits.cancels.get(key) !== abort) return;
-      waits.cancels.delete(key);
-      this.#release(session, waits);
+      if (this.#cancels.get(key) === abort) this.#cancels.delete(key);
     };
   }
 
   cancel(session: string, request: RequestId): void {
-    this.#sessions.get(session)?.cancels.get(idKey(request))?.();
+    this.#cancels.get(cancelKey(session, request))?.();
   }
 
   endSession(session: string): void {
