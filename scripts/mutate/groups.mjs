@@ -149,8 +149,10 @@ export const groups = {
       `${test}/http/node/handler-refusals.test.ts`,
       `${test}/http/host-refusal-log.test.ts`,
       `${test}/http/node/*.test.ts`,
-      // Sessions on every runtime, serve() among them.
+      // Sessions on every runtime, serve() among them; its close() and its CONNECT answer with sessions.
       `${test}/sessions/session-runtimes.test.ts`,
+      `${test}/sessions/session-close.test.ts`,
+      `${test}/sessions/session-allow.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },

@@ -34,8 +34,8 @@ loaded on demand: install it beside palisade-mcp, or run without installing:
   --allowed-origin O    a browser origin allowed to call, e.g. http://localhost:5173 (repeatable;
                         default none: only requests without an Origin header are served)
   --allowed-host NAME   a Host name served (repeatable; default localhost, 127.0.0.1, ::1)
-  --sessions            keep sessions for 2025-11-25 and older clients (every default): initialize
-                        issues Mcp-Session-Id, a GET stream carries list changes, tools may ask the
+  --sessions            keep sessions for 2025-11-25 and older clients (every default): each
+                        initialize opens one, a GET stream carries list changes, tools may ask the
                         client (sampling, elicitation, roots), and notifications/cancelled works
   --stdio               serve over stdin/stdout instead (newline-delimited JSON-RPC); stdout then
                         carries protocol messages only, and the demo exits when stdin ends
