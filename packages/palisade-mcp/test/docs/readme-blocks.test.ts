@@ -107,7 +107,8 @@ beforeAll(async () => {
   port = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
 });
-const asRun = (code: string): string => code.replace(/(port: |listen\(|127\.0\.0\.1:|localhost:)3000\b/g, `$1${port}`);
+const asRun = (code: string): string =>
+  code.replace(/(port: |listen\(|127\.0\.0\.1:|localhost:)3000\b/g, `$1${port}`);
 
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
