@@ -448,9 +448,10 @@ export class Client {
       if (token !== undefined) this.#progress.delete(token);
       // The answer may come before its exchange is over (on the standalone stream, or ahead of
       // the end of an SSE stream a server keeps open): what is left of the exchange is dropped.
-      setImmediate(() => {
-        if (!settled) controller.abort();
-      });
+      if (!settled)
+        setImmediate(() => {
+          if (!settled) controller.abort();
+        });
     }
   }
 
