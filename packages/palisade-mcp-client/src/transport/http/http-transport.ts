@@ -459,8 +459,6 @@ export class HttpTransport implements Transport {
     }
   }
 
-  async checkResourceUri(): Promise<void> {}
-
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
