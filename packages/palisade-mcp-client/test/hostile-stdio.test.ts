@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type Client, type ClientOptions, createClient, stdioTransport } from '../src/index.js';
+import { type Client, createClient, stdioTransport } from '../src/index.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/line-server.mjs', import.meta.url));
 const clients: Client[] = [];
