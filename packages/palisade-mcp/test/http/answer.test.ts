@@ -41,6 +41,20 @@ import { MODERN_META } from '../support/stdio-peer.js';
 
 const closeLater = closeAfterEach();
 
+/**
+ * `request` sent to `server` behind the node handler with JSON as the only Accept, its answer read
+ * whole and the connection then ended.
+ */
+async function jsonAnswer(server: Server, request: { body: string; headers: Record<string, unknown> }) {
+  const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
+  const reply = await exchange(
+    mounted.port,
+    post(request.body, { ...request.headers, Accept: 'application/json' }),
+  );
+  reply.client.end();
+  return reply;
+}
+
 describe('which headers a message is held to', () => {
   test('a 2026-07-28 notification without any MCP header is accepted 202', async () => {
     const mounted = await closeLater(mountHandler());
@@ -81,13 +95,10 @@ describe('which headers a message is held to', () => {
         }),
       ],
     });
-    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
-    const get = modernRequest(2, 'prompts/get', { name: 'mirror', arguments: { value: 'hi' } });
-    const reply = await exchange(
-      mounted.port,
-      post(get.body, { ...get.headers, Accept: 'application/json' }),
+    const reply = await jsonAnswer(
+      server,
+      modernRequest(2, 'prompts/get', { name: 'mirror', arguments: { value: 'hi' } }),
     );
-    reply.client.end();
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body)).toMatchObject({
       id: 2,
@@ -101,13 +112,7 @@ describe('which headers a message is held to', () => {
       version: '1',
       prompts: [{ name: 'greeting', get: () => ({ messages: [] }) }],
     });
-    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
-    const call = modernRequest(3, 'tools/call', { name: 'anything' });
-    const reply = await exchange(
-      mounted.port,
-      post(call.body, { ...call.headers, Accept: 'application/json' }),
-    );
-    reply.client.end();
+    const reply = await jsonAnswer(server, modernRequest(3, 'tools/call', { name: 'anything' }));
     expect(reply.status).toBe(404);
     expect(JSON.parse(reply.body)).toMatchObject({ id: 3, error: { code: -32601 } });
   });
@@ -127,13 +132,7 @@ describe('the status of an answer', () => {
         }),
       ],
     });
-    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
-    const call = modernRequest(14, 'tools/call', { name: 'ask', arguments: {} });
-    const reply = await exchange(
-      mounted.port,
-      post(call.body, { ...call.headers, Accept: 'application/json' }),
-    );
-    reply.client.end();
+    const reply = await jsonAnswer(server, modernRequest(14, 'tools/call', { name: 'ask', arguments: {} }));
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.body)).toMatchObject({ id: 14, error: { code: -32021 } });
   });
@@ -269,14 +268,8 @@ describe('the signal of a request answered in full', () => {
         }),
       ],
     });
-    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
-    const call = modernRequest(15, 'tools/call', { name: 'quick', arguments: {} });
-    const reply = await exchange(
-      mounted.port,
-      post(call.body, { ...call.headers, Accept: 'application/json' }),
-    );
+    const reply = await jsonAnswer(server, modernRequest(15, 'tools/call', { name: 'quick', arguments: {} }));
     expect(reply.status).toBe(200);
-    reply.client.end();
     await reply.client.closed;
     await sleep(50);
     expect(signal?.aborted).toBe(false);

@@ -5,45 +5,24 @@
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
-import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../../src/index.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
-import { mountFetchHandler } from '../../support/fetch-peer.js';
+import { FETCH_URL, fetchHandlerWith, listHeaders, mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
-  basicServer,
   exchange,
   LIST,
   modernRequest,
   post,
   recordingServer,
+  refusalBody,
 } from '../../support/http-peer.js';
 
 const closeLater = closeAfterEach();
 
-const URL_MCP = 'http://127.0.0.1/mcp';
-
 afterEach(async () => {
   vi.useRealTimers();
 });
-
-function refusal(code: number, message: string): unknown {
-  return { jsonrpc: '2.0', error: { code, message } };
-}
-
-function handlerWith(options: Partial<HttpHandlerOptions> = {}): (request: Request) => Promise<Response> {
-  return createFetchHandler(basicServer(), { ...ADMIT_ALL, ...options });
-}
-
-/** LIST's headers with JSON Content-Type and Accept, as a Request's header record. */
-function listHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...(LIST.headers as Record<string, string>),
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    ...extra,
-  };
-}
 
 /** `answer`, or a failure if it has not settled within a second: a Response never settled hangs the runtime. */
 async function settled<T>(answer: Promise<T>): Promise<T> {
@@ -61,7 +40,7 @@ async function settled<T>(answer: Promise<T>): Promise<T> {
 describe('the fetch handler: a client gone, a host that fails', () => {
   test('a request whose client left while authorize ran is answered with an empty 400 and never served', async () => {
     const leave = new AbortController();
-    const handler = handlerWith({
+    const handler = fetchHandlerWith({
       authorize: () => {
         // The runtime aborts the request's signal: the client disconnected during authorize.
         leave.abort();
@@ -69,7 +48,12 @@ describe('the fetch handler: a client gone, a host that fails', () => {
       },
     });
     const response = await handler(
-      new Request(URL_MCP, { method: 'POST', headers: listHeaders(), body: LIST.body, signal: leave.signal }),
+      new Request(FETCH_URL, {
+        method: 'POST',
+        headers: listHeaders(),
+        body: LIST.body,
+        signal: leave.signal,
+      }),
     );
     expect(response.status).toBe(400);
     expect(await response.text()).toBe('');
@@ -79,7 +63,7 @@ describe('the fetch handler: a client gone, a host that fails', () => {
   // is no URL (a real Request always has one; a framework adapter may hand over its own object).
   test('a request the handler cannot read is reported to onFault with its error and answered 500', async () => {
     const faults: Array<[string, unknown]> = [];
-    const handler = handlerWith({ onFault: (description, cause) => faults.push([description, cause]) });
+    const handler = fetchHandlerWith({ onFault: (description, cause) => faults.push([description, cause]) });
     const unreadable = {
       url: 'not a url',
       method: 'POST',
@@ -88,7 +72,7 @@ describe('the fetch handler: a client gone, a host that fails', () => {
     const response = await handler(unreadable);
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toBe('application/json');
-    expect(await response.json()).toEqual(refusal(-32603, 'Internal error'));
+    expect(await response.json()).toEqual(refusalBody(-32603, 'Internal error'));
     expect(faults).toEqual([['the fetch handler failed while answering', expect.any(TypeError)]]);
   });
 
@@ -134,7 +118,7 @@ describe('the fetch handler: a client gone before the answer’s head', () => {
     const call = modernRequest(1, 'tools/call', { name: 'wait', arguments: {} });
     const leave = new AbortController();
     const answer = handler(
-      new Request(URL_MCP, {
+      new Request(FETCH_URL, {
         method: 'POST',
         headers: listHeaders(call.headers as Record<string, string>),
         body: call.body,
@@ -156,7 +140,7 @@ describe('the fetch handler: a client gone before the tool is run', () => {
   const RECORD = modernRequest(1, 'tools/call', { name: 'record', arguments: {} });
 
   function recordRequest(signal: AbortSignal): Request {
-    return new Request(URL_MCP, {
+    return new Request(FETCH_URL, {
       method: 'POST',
       headers: listHeaders(RECORD.headers as Record<string, string>),
       body: RECORD.body,

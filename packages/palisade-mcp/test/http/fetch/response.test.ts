@@ -6,30 +6,14 @@
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
-import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { createServer, defineTool, type Server } from '../../../src/index.js';
 import { SSE_DRAIN_TIMEOUT_MS } from '../../../src/limits.js';
-import { ADMIT_ALL, basicServer, LIST, modernRequest } from '../../support/http-peer.js';
-
-const URL_MCP = 'http://127.0.0.1/mcp';
+import { FETCH_URL, fetchHandlerWith, listHeaders } from '../../support/fetch-peer.js';
+import { ADMIT_ALL, LIST, modernRequest } from '../../support/http-peer.js';
 
 afterEach(async () => {
   vi.useRealTimers();
 });
-
-function handlerWith(options: Partial<HttpHandlerOptions> = {}): (request: Request) => Promise<Response> {
-  return createFetchHandler(basicServer(), { ...ADMIT_ALL, ...options });
-}
-
-/** LIST's headers with JSON Content-Type and Accept, as a Request's header record. */
-function listHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...(LIST.headers as Record<string, string>),
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    ...extra,
-  };
-}
 
 describe('the fetch handler: the response stream a runtime pulls', () => {
   const SPEAK = modernRequest(1, 'tools/call', {
@@ -94,7 +78,7 @@ describe('the fetch handler: the response stream a runtime pulls', () => {
     const { server, release, signal } = speaker(message);
     const handler = createFetchHandler(server, { ...ADMIT_ALL, onLog: (event) => logged.push(event) });
     const response = await handler(
-      new Request(URL_MCP, {
+      new Request(FETCH_URL, {
         method: 'POST',
         headers: listHeaders(SPEAK.headers as Record<string, string>),
         body: SPEAK.body,
@@ -166,9 +150,9 @@ describe('the fetch handler: the response stream a runtime pulls', () => {
   test('a JSON answer its client never reads is cut at the drain deadline and logged', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const logged: unknown[] = [];
-    const handler = handlerWith({ onLog: (event) => logged.push(event) });
+    const handler = fetchHandlerWith({ onLog: (event) => logged.push(event) });
     const response = await handler(
-      new Request(URL_MCP, { method: 'POST', headers: listHeaders(), body: LIST.body }),
+      new Request(FETCH_URL, { method: 'POST', headers: listHeaders(), body: LIST.body }),
     );
     expect(response.status).toBe(200);
     await vi.advanceTimersByTimeAsync(SSE_DRAIN_TIMEOUT_MS);
