@@ -15,6 +15,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, definePrompt, defineTool, type Server } from '../../src/index.js';
 import { closeAfterEach } from '../support/close-after-each.js';
+import { deferred } from '../support/deferred.js';
 import {
   dataFrame,
   FLAG,
@@ -161,15 +162,6 @@ describe('which revision a version header settles on', () => {
   });
 });
 
-/** A promise and the function that resolves it (Node 20 has no `Promise.withResolvers`). */
-function signalled(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
-
 describe('a response nobody can receive', () => {
   interface Abandoning {
     readonly port: number;
@@ -184,8 +176,8 @@ describe('a response nobody can receive', () => {
    * `_meta`); with `huge`, it first logs one notification past the stream's queue bound.
    */
   async function mountAbandoning(faults: unknown[], logged: unknown[]): Promise<Abandoning> {
-    const called = signalled();
-    const returned = signalled();
+    const called = deferred();
+    const returned = deferred();
     const server = createServer({
       name: 'abandoning',
       version: '1',
@@ -428,7 +420,7 @@ describe('the drain deadline of an answer a client reads late', () => {
   test('a stream stalled before its result has the deadline counted again from the result', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const logged: unknown[] = [];
-    const go = signalled();
+    const go = deferred();
     let socket: Socket | undefined;
     const { port, serverSocket } = await mountLogged(
       floodServer({ enough: () => (socket?.writableLength ?? 0) > 16_384, go: go.promise }).server,
@@ -532,7 +524,7 @@ describe('the drain deadline over HTTP/2', () => {
 
 describe('the listeners a stream leaves on the host’s response', () => {
   test('a stream that waits for drain, then for finish, holds one drain listener, not one per wait', async () => {
-    const go = signalled();
+    const go = deferred();
     let socket: Socket | undefined;
     let response: ServerResponse | undefined;
     const server = createServer({

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
 import { createServer, defineTool } from '../../../src/index.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
+import { abortOf, deferred } from '../../support/deferred.js';
 import { FETCH_URL, fetchHandlerWith, listHeaders, mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
@@ -87,14 +88,8 @@ describe('the fetch handler: a client gone, a host that fails', () => {
 
 describe('the fetch handler: a client gone before the answer’s head', () => {
   test('a client that leaves while its tool runs gets an empty 400 Response, and the tool is cancelled', async () => {
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    let cancelled!: () => void;
-    const toolCancelled = new Promise<void>((resolve) => {
-      cancelled = resolve;
-    });
+    const running = deferred();
+    const toolCancelled = deferred();
     const server = createServer({
       name: 'wait',
       version: '1',
@@ -104,11 +99,10 @@ describe('the fetch handler: a client gone before the answer’s head', () => {
           inputSchema: { type: 'object' },
           handler: async (_args, ctx) => {
             // Writes nothing, so no head is sent while the tool waits for its cancel.
-            await new Promise<void>((resolve) => {
-              ctx.signal.addEventListener('abort', () => resolve());
-              started();
-            });
-            cancelled();
+            const cancel = abortOf(ctx.signal);
+            running.resolve();
+            await cancel;
+            toolCancelled.resolve();
             return { content: [{ type: 'text', text: 'late' }] };
           },
         }),
@@ -125,13 +119,13 @@ describe('the fetch handler: a client gone before the answer’s head', () => {
         signal: leave.signal,
       }),
     );
-    await running;
+    await running.promise;
     // The runtime aborts the request's signal: the connection dropped mid-call.
     leave.abort();
     const response = await settled(answer);
     expect(response.status).toBe(400);
     expect(response.body).toBeNull();
-    await toolCancelled;
+    await toolCancelled.promise;
   });
 });
 

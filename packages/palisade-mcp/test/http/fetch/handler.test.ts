@@ -7,6 +7,7 @@ import { createFetchHandler } from '../../../src/http/fetch/handler.js';
 import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../../src/index.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
+import { abortOf, deferred } from '../../support/deferred.js';
 import { listenFetch, mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
@@ -82,10 +83,7 @@ describe('the fetch handler: answers', () => {
 
 describe('the fetch handler: a client that leaves', () => {
   test('the fetch handler cancels a 2026-07-28 request whose client disconnects before the answer', async () => {
-    let aborted!: () => void;
-    const abortSeen = new Promise<void>((resolve) => {
-      aborted = resolve;
-    });
+    const abortSeen = deferred();
     const server = createServer({
       name: 'leave',
       version: '1',
@@ -94,8 +92,8 @@ describe('the fetch handler: a client that leaves', () => {
           name: 'wait',
           inputSchema: { type: 'object' },
           handler: async (_args, ctx) => {
-            await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-            aborted();
+            await abortOf(ctx.signal);
+            abortSeen.resolve();
             return { content: [] };
           },
         }),
@@ -108,7 +106,7 @@ describe('the fetch handler: a client that leaves', () => {
     client.send(post(call.body, { ...call.headers, Accept: 'application/json' }));
     await new Promise((resolve) => setTimeout(resolve, 300));
     client.end();
-    await abortSeen;
+    await abortSeen.promise;
   });
 });
 

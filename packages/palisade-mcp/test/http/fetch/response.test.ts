@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
 import { createServer, defineTool, type Server } from '../../../src/index.js';
 import { SSE_DRAIN_TIMEOUT_MS } from '../../../src/limits.js';
+import { abortOf, deferred } from '../../support/deferred.js';
 import { FETCH_URL, fetchHandlerWith, listHeaders } from '../../support/fetch-peer.js';
 import { ADMIT_ALL, LIST, modernRequest } from '../../support/http-peer.js';
 
@@ -24,14 +25,8 @@ describe('the fetch handler: the response stream a runtime pulls', () => {
 
   /** A tool that sends one progress event carrying `message`, then waits for `release` or its cancel. */
   function speaker(message: string): { server: Server; release: () => void; signal: Promise<AbortSignal> } {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let handOver!: (signal: AbortSignal) => void;
-    const signal = new Promise<AbortSignal>((resolve) => {
-      handOver = resolve;
-    });
+    const released = deferred();
+    const signal = deferred<AbortSignal>();
     const server = createServer({
       name: 'speak',
       version: '1',
@@ -40,18 +35,15 @@ describe('the fetch handler: the response stream a runtime pulls', () => {
           name: 'speak',
           inputSchema: { type: 'object' },
           handler: async (_args, ctx) => {
-            handOver(ctx.signal);
+            signal.resolve(ctx.signal);
             ctx.progress(1, undefined, message);
-            const cancelled = new Promise<void>((resolve) =>
-              ctx.signal.addEventListener('abort', () => resolve()),
-            );
-            await Promise.race([released, cancelled]);
+            await Promise.race([released.promise, abortOf(ctx.signal)]);
             return { content: [{ type: 'text', text: 'said' }] };
           },
         }),
       ],
     });
-    return { server, release, signal };
+    return { server, release: () => released.resolve(), signal: signal.promise };
   }
 
   /** The SSE frame of the speaker's progress event, byte for byte. */
