@@ -102,6 +102,24 @@ afterAll(() => {
 
 const servers: ChildProcess[] = [];
 
+/**
+ * A port free when asked. The blocks say 3000, as a reader would run them; run as written, two
+ * suites on one machine (or anything else on 3000) would collide there, so the files get this one.
+ */
+async function freePort(): Promise<number> {
+  const probe = createNetServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+/** `code` with the port 3000 it listens on or calls (`port: 3000`, `listen(3000`, `127.0.0.1:3000`) made `port`. */
+function onPort(code: string, port: number): string {
+  return code.replace(/(?<=127\.0\.0\.1:|port: |listen\()3000\b/g, String(port));
+}
+
 /** Stops the servers earlier blocks started, so the next block may bind the same port. */
 async function stopServers(): Promise<void> {
   await Promise.all(
@@ -200,10 +218,11 @@ describe('the code blocks of the README and of the docs pages it hands examples 
     expect(written.length).toBe(new Set(written).size);
   });
 
-  test('the TypeScript blocks type-check together', () => {
+  test('the TypeScript blocks type-check together', async () => {
+    const port = await freePort();
     for (const block of BLOCKS) {
       if (block.mode === 'file' || block.mode === 'serve' || block.mode === 'run') {
-        writeFileSync(join(project, block.args[0] ?? ''), block.code);
+        writeFileSync(join(project, block.args[0] ?? ''), onPort(block.code, port));
       }
     }
     // The new app's package.json and tsconfig.json, as the Quick start writes them.
