@@ -15,8 +15,10 @@ beforeAll(async () => {
   hostile = await startHostile();
   client = createClient({
     transport: httpTransport(hostile.url, {
-      sseIdleMs: 300,
-      sseEventMs: 300,
+      // Short, so the drip and the silence are cut quickly; long enough that on a loaded machine
+      // the 1 MiB of an endless event arrives before either deadline.
+      sseIdleMs: 1_000,
+      sseEventMs: 2_000,
       resolver: async (hostname) => {
         lookups.push(hostname);
         return [{ address: '127.0.0.1', family: 4 }];
@@ -46,6 +48,8 @@ async function refusal(mode: Mode): Promise<unknown> {
 describe('a hostile server gets a named error on that call, and the client goes on', () => {
   test.each([
     ['too-large', 'PALISADE_CLIENT_ERR_MESSAGE_REFUSED', 'too-large'],
+    ['too-large-chunked', 'PALISADE_CLIENT_ERR_MESSAGE_REFUSED', 'too-large'],
+    ['cut-short', 'PALISADE_CLIENT_ERR_TRANSPORT', undefined],
     ['too-deep', 'PALISADE_CLIENT_ERR_MESSAGE_REFUSED', 'too-deep'],
     ['repeated-key', 'PALISADE_CLIENT_ERR_MESSAGE_REFUSED', 'repeated-key'],
     ['invalid-utf8', 'PALISADE_CLIENT_ERR_MESSAGE_REFUSED', 'invalid-utf8'],
