@@ -128,6 +128,7 @@ export type {
   HttpTransportRule,
   StdioRefusalRule,
 } from './telemetry/refusal-rules.js';
+export { MAX_RETRY_AFTER_S, UnavailableError, type UnavailableInit } from './unavailable.js';
 export {
   HEADER_MISMATCH,
   INTERNAL_ERROR,
