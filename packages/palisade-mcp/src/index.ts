@@ -21,6 +21,7 @@ export {
 export type { StandardJSONSchemaV1 } from './catalog/standard-schema.js';
 export type {
   TaskChange,
+  TaskPage,
   TaskRecord,
   TaskStatus,
   TaskStore,

@@ -40,7 +40,10 @@ export async function spawnServer(
   });
   const ready = await new Promise<{ ready: number; pid: number }>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${label} did not start: ${errors}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${label} did not start within 60 s: ${errors}`)),
+      60_000,
+    );
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((one) => one.startsWith('{'));
