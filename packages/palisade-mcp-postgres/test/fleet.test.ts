@@ -57,7 +57,7 @@ describe('two processes sharing PostgreSQL', () => {
     );
   });
 
-  test('a task created through A is read and cancelled through B', async () => {
+  test('a task created through A is read, listed and cancelled through B', async () => {
     const created = await modern(
       a.port,
       'tools/call',
@@ -68,6 +68,10 @@ describe('two processes sharing PostgreSQL', () => {
     expect(task).toMatchObject({ resultType: 'task', status: 'working' });
     const read = await modern(b.port, 'tasks/get', { taskId: task.taskId }, TASKS_EXTENSION);
     expect(read.body?.['result']).toMatchObject({ taskId: task.taskId, status: 'working' });
+    const listed = JSON.parse(
+      toolText(await modern(b.port, 'tools/call', { name: 'my-tasks', arguments: {} })),
+    );
+    expect(listed).toContainEqual({ taskId: task.taskId, status: 'working' });
     const cancelled = await modern(b.port, 'tasks/cancel', { taskId: task.taskId }, TASKS_EXTENSION);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toHaveProperty('result');
