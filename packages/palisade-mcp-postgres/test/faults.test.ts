@@ -129,18 +129,24 @@ describe('PostgreSQL stopped under running servers', () => {
     await database.start();
   }, 60_000);
 
-  test('an open listen stream ends with its result, so its client lists again', async () => {
+  test('an open listen stream ends with its result, so its client lists again', {
+    tags: ['threat-model'],
+  }, async () => {
     await within(stream.ended, 15_000, 'the listen stream to end');
     expect(stream.events.at(-1)).toMatchObject({ result: { resultType: 'complete' } });
   });
 
-  test('a tools/call that needs no shared state is served meanwhile', async () => {
+  test('a tools/call that needs no shared state is served meanwhile', {
+    tags: ['threat-model'],
+  }, async () => {
     const reply = await modern(a.port, 'tools/call', { name: 'whoami', arguments: {} });
     expect(reply.status).toBe(200);
     expect(toolText(reply)).toBe(`A ${a.pid}`);
   });
 
-  test('a tools/call that announces a change is answered 503 postgres-unavailable with Retry-After, naming no cause', async () => {
+  test('a tools/call that announces a change is answered 503 postgres-unavailable with Retry-After, naming no cause', {
+    tags: ['threat-model'],
+  }, async () => {
     const refused = await modern(a.port, 'tools/call', { name: 'announce', arguments: {} });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('2');
@@ -148,7 +154,9 @@ describe('PostgreSQL stopped under running servers', () => {
     expect(refused.text).not.toMatch(/ECONNREFUSED|postgres|at .*\.js/i);
   });
 
-  test('a task is refused 503 rather than created where nobody could read it', async () => {
+  test('a task is refused 503 rather than created where nobody could read it', {
+    tags: ['threat-model'],
+  }, async () => {
     const refused = await modern(
       a.port,
       'tools/call',
@@ -159,7 +167,9 @@ describe('PostgreSQL stopped under running servers', () => {
     expect(refused.headers.get('retry-after')).toBe('2');
   });
 
-  test('a new listen stream is refused 503 rather than acknowledged deaf', async () => {
+  test('a new listen stream is refused 503 rather than acknowledged deaf', {
+    tags: ['threat-model'],
+  }, async () => {
     const refused = await openListen(b.port);
     try {
       expect(refused.status).toBe(503);
@@ -169,7 +179,9 @@ describe('PostgreSQL stopped under running servers', () => {
     }
   });
 
-  test('a 2025-11-25 session cannot start: 503 postgres-unavailable with Retry-After', async () => {
+  test('a 2025-11-25 session cannot start: 503 postgres-unavailable with Retry-After', {
+    tags: ['threat-model'],
+  }, async () => {
     const response = await fetch(`http://127.0.0.1:${a.port}/mcp`, {
       method: 'POST',
       headers: {
@@ -215,7 +227,9 @@ describe('PostgreSQL frozen: it answers nothing and closes no socket', () => {
     for (const pid of database.processes()) process.kill(pid, 'SIGCONT');
   });
 
-  test("an open listen stream ends once the LISTEN connection's health query goes unanswered", async () => {
+  test("an open listen stream ends once the LISTEN connection's health query goes unanswered", {
+    tags: ['threat-model'],
+  }, async () => {
     // The fixture asks every 500 ms and waits 1,000 ms: the driver itself reports nothing here.
     await within(stream.ended, 15_000, 'the listen stream to end');
     expect(stream.events.at(-1)).toMatchObject({ result: { resultType: 'complete' } });
