@@ -351,11 +351,7 @@ function listen(
   try {
     server.changes.ensureListening();
   } catch (error) {
-    return {
-      state,
-      response: Promise.resolve(hostFault({ id, method: 'subscriptions/listen' }, io, error)),
-      stage: 'method',
-    };
+    return { state, response: Promise.resolve(refuseListen(id, io, error)), stage: 'method' };
   }
   const running = runListen(server, id, filter.honoured, io);
   if ('refused' in running) return { state, response: Promise.resolve(running.refused), stage: 'method' };
@@ -556,16 +552,22 @@ async function askClient(
   }
 }
 
+/** A bus that cannot hear now refuses the stream (503 over HTTP); one that throws anything else is a host fault. */
+function refuseListen(id: RequestId, io: ExchangeIO, error: unknown): JsonRpcResponse {
+  if (error instanceof UnavailableError) {
+    io.unavailable?.(error);
+    return serviceUnavailable(id);
+  }
+  io.reportFault('notifications.bus.ensureListening threw', error);
+  return internalError(id);
+}
+
 /**
  * A contract the host broke: its description to the host's log, -32603 to the client. A shared
  * store that is only unreachable for now (UnavailableError) is no broken contract: the transport
  * is told, so HTTP answers 503 with Retry-After, and the host's log gets a refusal, not a fault.
  */
-function hostFault(
-  request: Pick<JsonRpcRequest, 'id' | 'method'>,
-  io: ExchangeIO,
-  error: unknown,
-): JsonRpcResponse {
+function hostFault(request: JsonRpcRequest, io: ExchangeIO, error: unknown): JsonRpcResponse {
   // Thrown by a store Palisade called, or by one the host's handler called (then wrapped).
   const unavailable =
     error instanceof HostFault && error.cause instanceof UnavailableError ? error.cause : error;

@@ -19,6 +19,7 @@ import {
   UnavailableError,
 } from '../../src/index.js';
 import { ADMIT_ALL, type Json, type Mounted, modernRequest, mount } from '../support/http-peer.js';
+import { serveInProcess } from '../support/in-process.js';
 
 let mounted: Mounted | undefined;
 afterEach(async () => {
@@ -156,6 +157,46 @@ describe('shared state unreachable for now', () => {
     expect(reply.headers.get('retry-after')).toBe('7');
     expect(reply.text).not.toContain('acknowledged');
     expect(subscribers.size).toBe(0);
+  });
+
+  test('over stdio it is the JSON-RPC error alone, and the connection serves on', {
+    tags: ['threat-model'],
+  }, async () => {
+    const server = createServer({
+      name: 'unavailable-stdio',
+      version: '1.0.0',
+      tools: [
+        defineTool({
+          name: 'shared',
+          inputSchema: { type: 'object' },
+          handler: () => {
+            throw down();
+          },
+        }),
+      ],
+    });
+    const faults: string[] = [];
+    const peer = serveInProcess(server, (description) => faults.push(description));
+    try {
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      };
+      expect(
+        await peer.request({
+          jsonrpc: '2.0',
+          id: 5,
+          method: 'tools/call',
+          params: { name: 'shared', arguments: {}, _meta: meta },
+        }),
+      ).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32603, message: 'Service unavailable' } });
+      expect(
+        await peer.request({ jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: meta } }),
+      ).toHaveProperty('result');
+      expect(faults).toEqual([]);
+    } finally {
+      await peer.close();
+    }
   });
 
   test.each([
