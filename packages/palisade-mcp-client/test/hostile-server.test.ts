@@ -15,8 +15,10 @@ beforeAll(async () => {
   hostile = await startHostile();
   client = createClient({
     transport: httpTransport(hostile.url, {
-      sseIdleMs: 300,
-      sseEventMs: 300,
+      // Short, so the drip and the silence are cut quickly; long enough that on a loaded machine
+      // the 1 MiB of an endless event arrives before either deadline.
+      sseIdleMs: 1_000,
+      sseEventMs: 2_000,
       resolver: async (hostname) => {
         lookups.push(hostname);
         return [{ address: '127.0.0.1', family: 4 }];

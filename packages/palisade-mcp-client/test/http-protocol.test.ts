@@ -92,9 +92,12 @@ describe('calls', () => {
   test('a call’s signal cancels it: the call fails ABORTED and the server’s handler sees its signal', async () => {
     const { client } = await connected();
     const before = events.aborted;
+    const started = events.started;
     const controller = new AbortController();
     const call = client.callTool('slow', {}, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    // Aborted once the handler runs: an abort before the request leaves never reaches it.
+    await expect.poll(() => events.started).toBe(started + 1);
+    controller.abort();
     await expect(call).rejects.toMatchObject({ code: 'PALISADE_CLIENT_ERR_ABORTED' });
     await expect.poll(() => events.aborted).toBe(before + 1);
     expect((await client.callTool('echo', { text: 'after' })).content).toEqual([

@@ -158,9 +158,12 @@ describe('in-process', () => {
     });
     clients.push(client);
     const before = events.aborted;
+    const started = events.started;
     const controller = new AbortController();
     const call = client.callTool('slow', {}, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the handler runs: an abort before the request leaves never reaches it.
+    await expect.poll(() => events.started).toBe(started + 1);
+    controller.abort();
     await expect(call).rejects.toMatchObject({ code: 'PALISADE_CLIENT_ERR_ABORTED' });
     await expect.poll(() => events.aborted).toBe(before + 1);
   });

@@ -97,13 +97,25 @@ export function fetchHandlerOf(
   server: Server = guardedCatalog(),
 ): { handle: (request: Request) => Promise<Response>; events: HttpLogEvent[] } {
   const events: HttpLogEvent[] = [];
-  const handle = createFetchHandler(server, {
+  const handler = createFetchHandler(server, {
     ...hooks,
     allowedOrigins: [],
     allowedHosts: LOOPBACK,
     onLog: (event) => events.push(event),
     onFault: () => {},
   });
+  // Each answer is read whole here, as a runtime serving it would: a body left unread is a client
+  // that does not read, cut 15 s later and published as json-drain-timeout on the process-wide
+  // channel, where it lands in another test file's window.
+  const handle = async (request: Request): Promise<Response> => {
+    const response = await handler(request);
+    const body = await response.arrayBuffer();
+    return new Response(response.status === 204 || response.status === 304 ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
   return { handle, events };
 }
 

@@ -25,7 +25,8 @@ export const sealer = {
   },
 };
 
-export const events: { aborted: number } = { aborted: 0 };
+/** What the `slow` tool saw: how many runs started, and how many were aborted. */
+export const events: { started: number; aborted: number } = { started: 0, aborted: 0 };
 
 /** A small catalog exercising what the client must handle. */
 export function testServer(options: { supportedVersions?: string[]; pageSize?: number } = {}): Server {
@@ -68,6 +69,7 @@ export function testServer(options: { supportedVersions?: string[]; pageSize?: n
         inputSchema: { type: 'object' },
         handler: (_args, ctx) =>
           new Promise((resolve) => {
+            events.started += 1;
             const timer = setTimeout(() => resolve({ content: [{ type: 'text', text: 'late' }] }), 10_000);
             ctx.signal.addEventListener('abort', () => {
               events.aborted += 1;

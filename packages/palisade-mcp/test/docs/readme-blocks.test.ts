@@ -36,7 +36,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -94,6 +94,21 @@ const children: ChildProcess[] = [];
 // Node strips types itself (process.features.typescript), the blocks run as plain `node FILE.ts`,
 // which tests that sentence and spares tsx's start-up on each spawn; on Node 20 they run through tsx.
 const TSX = (process.features as { typescript?: unknown }).typescript ? [] : ['--import', 'tsx'];
+
+/**
+ * The blocks say port 3000, as a reader types them; run, they use a port free at the start of this
+ * file instead, so a test running beside another (or a server a developer left on 3000) cannot
+ * make them fail with EADDRINUSE.
+ */
+let port = 0;
+beforeAll(async () => {
+  const probe = createNetServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  port = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+});
+const asRun = (code: string): string =>
+  code.replace(/(port: |listen\(|127\.0\.0\.1:|localhost:)3000\b/g, `$1${port}`);
 
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
@@ -203,7 +218,7 @@ describe('the code blocks of the README and of the docs pages it hands examples 
   test('the TypeScript blocks type-check together', () => {
     for (const block of BLOCKS) {
       if (block.mode === 'file' || block.mode === 'serve' || block.mode === 'run') {
-        writeFileSync(join(project, block.args[0] ?? ''), block.code);
+        writeFileSync(join(project, block.args[0] ?? ''), asRun(block.code));
       }
     }
     // The new app's package.json and tsconfig.json, as the Quick start writes them.

@@ -29,7 +29,7 @@ describe('validation cannot hold the event loop', () => {
     const byId = new Map([first, second].map((message) => [message['id'], message]));
     expect(byId.get(1)).toMatchObject({ result: { isError: true } });
     expect(byId.get(2)).toHaveProperty('result');
-    expect(elapsed).toBeLessThan(5_000);
+    expect(elapsed).toBeLessThan(15_000);
   });
 
   test('a pattern that would build a state per character fails closed within its work budget, and the next request is answered', {
