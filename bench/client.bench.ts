@@ -11,16 +11,21 @@
  *   2. memory per in-flight call: 500 `hold` calls parked in the server, the client's heap
  *      (heapUsed + arrayBuffers + external, after two full collections) minus its heap before, / 500.
  *
- *   npm run bench:client              about a minute and a half
- *   npm run bench:client -- --quick   shorter windows
+ *   npm run bench:client                  about a minute and a half
+ *   npm run bench:client -- --quick       shorter windows
+ *   npm run bench:client -- --sessions    the server keeps sessions for the 2025 family: the
+ *                                         2025-11-25 clients carry a session id and hold a GET stream
  */
 
+import { loadavg } from 'node:os';
 import type { FromClient, ToClient } from './client/client-process.js';
 import { Child } from './http/child.js';
 import type { FromServer, ToServer } from './http/server-process.js';
 import { percentile, row } from './http/stats.js';
 
 const quick = process.argv.includes('--quick');
+const sessions = process.argv.includes('--sessions');
+const loadAtStart = loadavg()[0] ?? 0;
 const config = { concurrency: 16, rounds: quick ? 3 : 8, windowMs: quick ? 800 : 1_500, held: 500 };
 const TARGET = 2;
 const CLIENTS = ['palisade-2026', 'palisade-2025', 'sdk'] as const;
@@ -28,7 +33,7 @@ type Name = (typeof CLIENTS)[number];
 
 const { child: server, ready } = await Child.fork<ToServer, FromServer>('server-process.ts', [
   'palisade',
-  JSON.stringify({ maxConnections: 4096, readTimeoutMs: 30_000 }),
+  JSON.stringify({ maxConnections: 4096, readTimeoutMs: 30_000, sessions }),
 ]);
 if (ready.type !== 'ready') throw new Error('server not ready');
 const url = `http://127.0.0.1:${ready.port}/mcp`;
@@ -96,7 +101,7 @@ for (const name of CLIENTS) {
 const median = (values: readonly number[]): number => percentile(values, 50);
 const widths = [16, 12, 12, 14, 16, 18];
 console.log(
-  `client bench, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${config.rounds} rounds of ${config.windowMs} ms, ${config.concurrency} in flight`,
+  `client bench, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${config.rounds} rounds of ${config.windowMs} ms, ${config.concurrency} in flight, server sessions ${sessions ? 'on' : 'off'}, load average ${loadAtStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end`,
 );
 console.log(row(['client', 'revision', 'calls/s', 'x SDK (med)', 'CPU µs/call', 'bytes/in-flight'], widths));
 for (const name of CLIENTS) {

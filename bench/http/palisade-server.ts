@@ -67,6 +67,7 @@ export async function startPalisade(gate: Gate, settings: ServerSettings, root: 
     maxConnections: settings.maxConnections,
     readTimeoutMs: settings.readTimeoutMs,
     requestTimeoutMs: settings.readTimeoutMs + 1_000,
+    ...(settings.sessions === true ? { sessions: { maxRequestsInFlight: 1_024 } } : {}),
     onLog: () => {
       refusals.count++;
     },

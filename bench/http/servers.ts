@@ -33,6 +33,12 @@ export interface ServerSettings {
   readonly maxConnections: number;
   /** Palisade's whole-body deadline and Node's request deadline, both set to this. */
   readonly readTimeoutMs: number;
+  /**
+   * `palisade`: keep sessions for the 2025 family (`serve({ sessions })`), so a 2025-11-25 client
+   * meets the session id, its GET stream and SSE answers, as against a host that serves that
+   * family whole. In-flight calls per session raised for the bench's 500 held calls.
+   */
+  readonly sessions?: boolean;
   /** `palisade-base`: the other checkout (`--base=DIR`) whose build is served. */
   readonly baseRoot?: string;
 }

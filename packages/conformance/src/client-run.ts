@@ -2,24 +2,32 @@
 /**
  * The client half of `npm run conformance`: the official suite drives palisade-mcp-client (the
  * program in client/main.ts) through its client scenarios, in four legs: the 2026-07-28 and
- * 2025-11-25 requirement sets (each also runs the revision's extension scenarios, reported and
- * never scored), the two 2025-03-26 back-compat scenarios, and the extension scenarios no
- * requirement set includes. It prints one line per scenario, then `client REV: N passed, M
- * failed` per leg over its scored set (a WARNING counts as a failure, the suite's baseline rule),
- * and holds every leg to expected-failures-client.yml in both directions: a regression fails the
- * run, and so does a baselined failure that now passes.
+ * 2025-11-25 requirement sets, the two 2025-03-26 back-compat scenarios, and the extension
+ * scenarios (every one the suite has, with those a requirement set reports without scoring). It
+ * prints one line per scenario, then `client LEG: N passed, M failed` per leg (a WARNING counts as
+ * a failure, the suite's baseline rule), and holds every leg, the extensions too, to
+ * expected-failures-client.yml in both directions: a regression fails the run, and so does a
+ * baselined failure that now passes.
+ *
+ * Each scenario runs in a suite process of its own (`client --scenario NAME --spec-version REV
+ * --force`, what `--requirements REV` runs for each of its scenarios), at most `--concurrency` at
+ * once. The suite's `--requirements` starts every scenario of a set at once in one process: ~40
+ * mock servers on one event loop and ~40 clients starting together, which on a loaded 2-core
+ * machine answered requests 20 s late and ran scenarios out of their time.
  *
  * Options: `--out DIR` keeps the raw results (default a fresh temp dir, printed on stderr);
- * `--timeout MS` per scenario (default 30000). Exit 0 matched, 1 not matched, 2 the run failed.
+ * `--timeout MS` per scenario (default 30000); `--concurrency N` scenarios at once (default the
+ * machine's parallelism, at most 4). Exit 0 matched, 1 not matched, 2 the run failed.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Check, judge, readBaseline } from './baseline.js';
+import { pool } from './pool.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BASELINE = join(here, '..', 'expected-failures-client.yml');
@@ -30,12 +38,18 @@ const SUITE = join(
   'dist',
   'index.js',
 );
-const LEG_DEADLINE_MS = 600_000;
+const SUITE_DEADLINE_MS = 600_000;
 
 interface Leg {
   readonly label: string;
+  /** One suite invocation per scenario: its arguments after `client`. */
   readonly runs: readonly (readonly string[])[];
-  readonly scored: () => Promise<ReadonlySet<string>>;
+  readonly scored: ReadonlySet<string>;
+}
+
+/** The arguments that run one scenario as `--requirements REV` would run it. */
+function atRevision(name: string, revision: string): readonly string[] {
+  return ['--scenario', name, '--spec-version', revision, '--force'];
 }
 
 function runSuite(args: readonly string[]): Promise<{ code: number; stdout: string }> {
@@ -49,7 +63,7 @@ function runSuite(args: readonly string[]): Promise<{ code: number; stdout: stri
     child.stdout.on('data', (chunk: string) => {
       stdout += chunk;
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), LEG_DEADLINE_MS);
+    const timer = setTimeout(() => child.kill('SIGKILL'), SUITE_DEADLINE_MS);
     child.once('error', reject);
     child.once('close', (code, signal) => {
       clearTimeout(timer);
@@ -122,11 +136,17 @@ function verdictOf(checks: readonly Check[]): 'PASS' | 'WARN' | 'FAIL' | 'SKIP' 
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { out: { type: 'string' }, timeout: { type: 'string', default: '30000' } },
+    options: {
+      out: { type: 'string' },
+      timeout: { type: 'string', default: '30000' },
+      concurrency: { type: 'string', default: String(Math.min(4, availableParallelism())) },
+    },
     strict: true,
     allowPositionals: false,
   });
   if (!/^[1-9][0-9]{0,6}$/.test(values.timeout)) throw new Error('--timeout must be a positive integer (ms)');
+  if (!/^[1-9][0-9]?$/.test(values.concurrency)) throw new Error('--concurrency must be 1 to 99');
+  const concurrency = Number(values.concurrency);
   const out = values.out ?? mkdtempSync(join(tmpdir(), 'palisade-client-conformance-'));
   process.stderr.write(`client conformance: raw results under ${out}\n`);
   const started = Date.now();
@@ -137,34 +157,42 @@ async function main(): Promise<number> {
   const named = (tag: string): string[] =>
     [...tags].filter(([, t]) => t.split(',').includes(tag)).map(([name]) => name);
   const backCompat = named('2025-03-26');
-  const required = new Set([
-    ...(await requiredClientScenarios('2026-07-28')),
-    ...(await requiredClientScenarios('2025-11-25')),
-    ...(await reportedClientScenarios('2026-07-28')),
-    ...(await reportedClientScenarios('2025-11-25')),
-  ]);
-  const extensions = named('extension').filter((name) => !required.has(name));
+  const modern = await requiredClientScenarios('2026-07-28');
+  const handshake = await requiredClientScenarios('2025-11-25');
+  // What a requirement set runs and reports without scoring (its extensions, scenarios added after
+  // its release), and every extension-tagged scenario: scored here, once each, against the baseline.
+  const reportedModern = await reportedClientScenarios('2026-07-28');
+  const reportedHandshake = [...(await reportedClientScenarios('2025-11-25'))].filter(
+    (name) => !reportedModern.has(name),
+  );
+  const extensionOnly = named('extension').filter(
+    (name) => !reportedModern.has(name) && !reportedHandshake.includes(name),
+  );
+  const extensions: (readonly string[])[] = [
+    ...[...reportedModern].map((name) => atRevision(name, '2026-07-28')),
+    ...reportedHandshake.map((name) => atRevision(name, '2025-11-25')),
+    ...extensionOnly.map((name) => ['--scenario', name]),
+  ];
   const legs: Leg[] = [
     {
       label: '2026-07-28',
-      runs: [['--requirements', '2026-07-28']],
-      scored: () => requiredClientScenarios('2026-07-28'),
+      runs: [...modern].map((name) => atRevision(name, '2026-07-28')),
+      scored: modern,
     },
     {
       label: '2025-11-25',
-      runs: [['--requirements', '2025-11-25']],
-      scored: () => requiredClientScenarios('2025-11-25'),
+      runs: [...handshake].map((name) => atRevision(name, '2025-11-25')),
+      scored: handshake,
     },
     {
       label: '2025-03-26',
       runs: backCompat.map((name) => ['--scenario', name, '--spec-version', '2025-03-26']),
-      scored: async () => new Set(backCompat),
+      scored: new Set(backCompat),
     },
-    // Extensions outside every requirement set (the auth extensions run inside the legs above).
     {
       label: 'extensions',
-      runs: extensions.map((name) => ['--scenario', name]),
-      scored: async () => new Set(),
+      runs: extensions,
+      scored: new Set(extensions.map((run) => run[1] ?? '')),
     },
   ];
   const baseline = readBaseline(BASELINE, 'client');
@@ -174,8 +202,11 @@ async function main(): Promise<number> {
     const dir = join(out, leg.label);
     mkdirSync(dir, { recursive: true });
     const common = ['--command', command, '-o', dir, '--timeout', values.timeout];
-    for (const run of leg.runs) await runSuite(['client', ...run, ...common]);
-    const scored = await leg.scored();
+    await pool(
+      leg.runs.map((run) => () => runSuite(['client', ...run, ...common])),
+      concurrency,
+    );
+    const scored = leg.scored;
     const results = readResults(dir);
     for (const name of scored) {
       if (!results.has(name)) results.set(name, [{ id: 'no-checks-json', status: 'FAILURE' }]);
@@ -195,14 +226,16 @@ async function main(): Promise<number> {
     for (const item of verdict.stale)
       process.stdout.write(`  NOW PASSING (client ${leg.label}) ${item}: remove it from ${BASELINE}\n`);
     ok &&= verdict.unexpected.length === 0 && verdict.stale.length === 0;
-    if (scored.size > 0) {
-      const rows = [...results].filter(([name]) => scored.has(name));
-      const passed = rows.filter(([, checks]) => verdictOf(checks) === 'PASS').length;
-      summaries.push(`client ${leg.label}: ${passed} passed, ${rows.length - passed} failed`);
-    } else {
-      const passed = [...results.values()].filter((checks) => verdictOf(checks) === 'PASS').length;
-      summaries.push(`client ${leg.label} (not scored): ${passed} of ${results.size} scenarios pass`);
-    }
+    const rows = [...results].filter(([name]) => scored.has(name));
+    const passed = rows.filter(([, checks]) => verdictOf(checks) === 'PASS').length;
+    // A scenario that does not apply to this client (the suite records no check that passed or
+    // failed: the skills scenarios for a client that lists no skills) is neither.
+    const skipped = rows.filter(([, checks]) => verdictOf(checks) === 'SKIP').length;
+    const baselined = verdict.expected.length;
+    summaries.push(
+      `client ${leg.label}: ${passed} passed, ${rows.length - passed - skipped} failed` +
+        `${skipped > 0 ? `, ${skipped} skipped` : ''}${baselined > 0 ? ` (${baselined} baselined)` : ''}`,
+    );
   }
   process.stdout.write(`\n${summaries.join('\n')}\n`);
   process.stdout.write(

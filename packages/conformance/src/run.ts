@@ -18,8 +18,9 @@
  * runner judges its own table too, so neither verdict is taken on trust.
  *
  * Options: `--out DIR` keeps the raw results there (default a fresh temp dir, printed on stderr);
- * `--timeout MS` per scenario (default 5000); `--baseline FILE` instead of expected-failures.yml
- * (the first three legs). Exit codes: 0 matched, 1 not matched, 2 the run itself failed (usage,
+ * `--timeout MS` per scenario (default 30000: a loaded machine answered scenarios past 5 s, and a
+ * passing scenario ends when it passes); `--baseline FILE` instead of expected-failures.yml (the
+ * first three legs). Exit codes: 0 matched, 1 not matched, 2 the run itself failed (usage,
  * fixture, suite).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -196,7 +197,7 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       out: { type: 'string' },
-      timeout: { type: 'string', default: '5000' },
+      timeout: { type: 'string', default: '30000' },
       baseline: { type: 'string', default: DEFAULT_BASELINE },
     },
     strict: true,

@@ -135,7 +135,7 @@ describe('where discovered endpoints may point', () => {
     async (jwksUri) => {
       peer.route('/.well-known/oauth-authorization-server', json({ issuer: peer.origin, jwks_uri: jwksUri }));
       const served = await serveNode(
-        bearer({ resource: RESOURCE, issuer: peer.origin, fetch: { timeoutMs: 300 } }),
+        bearer({ resource: RESOURCE, issuer: peer.origin, fetch: { timeoutMs: 3_000 } }),
       );
       try {
         const token = await mint(key, goodClaims({ iss: peer.origin }));
@@ -168,7 +168,7 @@ describe('where discovered endpoints may point', () => {
         resource: RESOURCE,
         issuer: peer.origin,
         introspection: credentials,
-        fetch: { timeoutMs: 300 },
+        fetch: { timeoutMs: 3_000 },
       }),
     );
     try {

@@ -46,8 +46,12 @@ export const MAX_PAGES = 1_000;
 /** The stdio server is given this long after stdin closes, then SIGTERM, then as long again before SIGKILL. */
 export const STDIO_CLOSE_GRACE_MS = 2_000;
 
-/** The probe of a stdio server with `server/discover`; past it the server is taken as a handshake server. */
-export const DISCOVER_PROBE_MS = 5_000;
+/**
+ * The probe of a stdio server with `server/discover`; past it the server is taken as a handshake
+ * server. It also covers the child's start-up: a server started through tsx on a loaded 2-core
+ * machine took 8.4 s to answer, and at 5 s it was wrongly reached through `initialize`.
+ */
+export const DISCOVER_PROBE_MS = 15_000;
 
 /** A consent decision without its own expiry lasts this long. Option `consentTtlMs`. */
 export const DEFAULT_CONSENT_TTL_MS = 86_400_000;

@@ -48,6 +48,8 @@ async function refusal(mode: Mode): Promise<unknown> {
 describe('a hostile server gets a named error on that call, and the client goes on', () => {
   test.each([
     ['too-large', 'PALISADE_CLIENT_ERR_MESSAGE_REFUSED', 'too-large'],
+    ['too-large-chunked', 'PALISADE_CLIENT_ERR_MESSAGE_REFUSED', 'too-large'],
+    ['cut-short', 'PALISADE_CLIENT_ERR_TRANSPORT', undefined],
     ['too-deep', 'PALISADE_CLIENT_ERR_MESSAGE_REFUSED', 'too-deep'],
     ['repeated-key', 'PALISADE_CLIENT_ERR_MESSAGE_REFUSED', 'repeated-key'],
     ['invalid-utf8', 'PALISADE_CLIENT_ERR_MESSAGE_REFUSED', 'invalid-utf8'],

@@ -1,11 +1,12 @@
 /**
  * A hostile or careless server over stdio: a line past the bound fails the calls in flight by
- * name and the next call goes through; a `resources/read` of `file:///etc/passwd` is held by the
- * trust boundary and never written to the server.
+ * name and the next call goes through; a `resources/read` of `file:///etc/passwd` (typed, through
+ * `request`, or as a subscription) is held by the trust boundary and never written to the server;
+ * a listing that offers the host's files or an internal host has those entries withheld.
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type Client, type ClientOptions, createClient, stdioTransport } from '../src/index.js';
+import { type Client, createClient, stdioTransport } from '../src/index.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/line-server.mjs', import.meta.url));
 const clients: Client[] = [];
@@ -13,10 +14,9 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
 });
 
-function lineClient(
-  seen: string[],
-  trust: { consent?: ClientOptions['onNotification'] | (() => 'allow'); trustedOrigins?: string[] } = {},
-): Client {
+type Consent = (request: { origin: string }) => unknown;
+
+function lineClient(seen: string[], trust: { consent?: Consent; trustedOrigins?: string[] } = {}): Client {
   const client = createClient({
     transport: stdioTransport({
       command: process.execPath,
@@ -70,5 +70,47 @@ describe('a hostile server over stdio', () => {
   test('a URI in the server’s own scheme is not an outbound request and passes', async () => {
     const client = lineClient([]);
     expect((await client.readResource('demo://readme')).contents).toHaveLength(1);
+  });
+
+  test('a read of file:///etc/passwd sent through request() or as a subscription is refused the same way', {
+    tags: ['threat-model'],
+  }, async () => {
+    const seen: string[] = [];
+    const client = lineClient(seen);
+    for (const method of ['resources/read', 'resources/subscribe']) {
+      await expect(client.request(method, { uri: 'file:///etc/passwd' })).rejects.toMatchObject({
+        code: 'PALISADE_CLIENT_ERR_CONSENT_DENIED',
+      });
+    }
+    await client.callTool('ok');
+    await expect.poll(() => seen).toContain('got tools/call');
+    expect(seen.filter((line) => line.startsWith('uri '))).toEqual([]);
+  });
+
+  test('a listing withholds the host’s files and undeclared origins, keeping the server’s own URIs', {
+    tags: ['threat-model'],
+  }, async () => {
+    const client = lineClient([]);
+    const listed = await client.listResources();
+    expect(listed.items.map((item) => item.uri)).toEqual(['demo://readme']);
+  });
+
+  test('the consent handler is asked once per origin of a listing, and what it allows is listed', {
+    tags: ['threat-model'],
+  }, async () => {
+    const asked: string[] = [];
+    const client = lineClient([], {
+      consent: ({ origin }) => {
+        asked.push(origin);
+        return origin === 'https://internal.example' ? 'allow' : 'deny';
+      },
+    });
+    const listed = await client.listResources();
+    // Two file: entries, one question: a denial is not remembered, so only the grouping keeps it to one.
+    expect(listed.items.map((item) => item.uri)).toEqual([
+      'https://internal.example/secret',
+      'demo://readme',
+    ]);
+    expect(asked.sort()).toEqual(['file://', 'https://internal.example']);
   });
 });

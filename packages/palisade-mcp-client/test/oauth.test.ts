@@ -20,6 +20,7 @@ import {
 import { guardedCatalog } from '../../palisade-mcp-auth/test/support/mcp.js';
 import {
   type AuthorizationRequest,
+  type CallToolResult,
   type ClientWarning,
   createClient,
   httpTransport,
@@ -99,16 +100,24 @@ function text(result: { content: readonly { type: string; text?: string }[] }): 
   return result.content.map((part) => part.text ?? '').join('');
 }
 
+/** A fresh client signed in through the browser callback, one call to `tool`; the URLs it was sent to. */
+async function signInAndCall(tool: string): Promise<{ urls: URL[]; result: CallToolResult }> {
+  const urls: URL[] = [];
+  const auth = oauthClient({ redirectUri: REDIRECT, authorize: browser(urls) });
+  const client = createClient({ transport: httpTransport(resource, { auth }) });
+  try {
+    await client.connect();
+    return { urls, result: await client.callTool(tool, {}) };
+  } finally {
+    await client.close();
+  }
+}
+
 describe('authorization code with PKCE against oidc-provider', () => {
   test('a client with no registration goes from the first 401 to a tool call, its token bound to this resource', {
     tags: ['threat-model'],
   }, async () => {
-    const urls: URL[] = [];
-    const auth = oauthClient({ redirectUri: REDIRECT, authorize: browser(urls) });
-    const client = createClient({ transport: httpTransport(resource, { auth }) });
-    await client.connect();
-    const result = await client.callTool('whoami', {});
-    await client.close();
+    const { urls, result } = await signInAndCall('whoami');
 
     expect(result.isError).not.toBe(true);
     expect(requests).toContain('mcp GET /.well-known/oauth-protected-resource/mcp');
@@ -128,46 +137,31 @@ describe('authorization code with PKCE against oidc-provider', () => {
     expect(text(result)).toContain('user-1');
   });
 
-  test('an authorization response naming another issuer is refused before the code is exchanged', {
-    tags: ['threat-model'],
-  }, async () => {
-    const before = tokenForms.length;
-    const auth = oauthClient({
-      redirectUri: REDIRECT,
-      authorize: browser([], (landed) => {
-        landed.searchParams.set('iss', 'https://evil.example');
-        return landed;
-      }),
-    });
-    const client = createClient({ transport: httpTransport(resource, { auth }) });
-    await expect(client.connect()).rejects.toMatchObject({
-      code: 'PALISADE_CLIENT_ERR_AUTH',
-      rule: 'iss-mismatch',
-    });
-    await client.close();
-    expect(
-      tokenForms.slice(before).filter((form) => form.get('grant_type') === 'authorization_code'),
-    ).toHaveLength(0);
-  });
-
-  test('an authorization response carrying another state is refused before the code is exchanged', {
-    tags: ['threat-model'],
-  }, async () => {
-    const before = tokenForms.length;
-    const auth = oauthClient({
-      redirectUri: REDIRECT,
-      authorize: browser([], (landed) => {
-        landed.searchParams.set('state', 'forged');
-        return landed;
-      }),
-    });
-    const client = createClient({ transport: httpTransport(resource, { auth }) });
-    await expect(client.connect()).rejects.toMatchObject({ rule: 'state-mismatch' });
-    await client.close();
-    expect(
-      tokenForms.slice(before).filter((form) => form.get('grant_type') === 'authorization_code'),
-    ).toHaveLength(0);
-  });
+  test.each([
+    ['naming another issuer', 'iss', 'https://evil.example', 'iss-mismatch'],
+    ['carrying another state', 'state', 'forged', 'state-mismatch'],
+  ])(
+    'an authorization response %s is refused before the code is exchanged',
+    {
+      tags: ['threat-model'],
+    },
+    async (_what, parameter, forged, rule) => {
+      const before = tokenForms.length;
+      const auth = oauthClient({
+        redirectUri: REDIRECT,
+        authorize: browser([], (landed) => {
+          landed.searchParams.set(parameter, forged);
+          return landed;
+        }),
+      });
+      const client = createClient({ transport: httpTransport(resource, { auth }) });
+      await expect(client.connect()).rejects.toMatchObject({ code: 'PALISADE_CLIENT_ERR_AUTH', rule });
+      await client.close();
+      expect(
+        tokenForms.slice(before).filter((form) => form.get('grant_type') === 'authorization_code'),
+      ).toHaveLength(0);
+    },
+  );
 
   test('an expired access token is refreshed before the next request and the refresh token rotates', async () => {
     const inner = memoryTokenStore();
@@ -207,12 +201,7 @@ describe('authorization code with PKCE against oidc-provider', () => {
   test('a 403 insufficient_scope re-authorizes with the scope it names, and the call then runs', {
     tags: ['threat-model'],
   }, async () => {
-    const urls: URL[] = [];
-    const auth = oauthClient({ redirectUri: REDIRECT, authorize: browser(urls) });
-    const client = createClient({ transport: httpTransport(resource, { auth }) });
-    await client.connect();
-    const result = await client.callTool('delete_everything', {});
-    await client.close();
+    const { urls, result } = await signInAndCall('delete_everything');
 
     expect(text(result)).toBe('deleted');
     expect(urls).toHaveLength(2);

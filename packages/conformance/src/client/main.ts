@@ -49,6 +49,12 @@ async function main(): Promise<void> {
     const server = await client.connect();
     const calls = context['toolCalls'];
     const tools = await client.listAllTools();
+    if (scenario === 'json-schema-2020-12-preservation') {
+      // The scenario reads back what the client kept of a listed tool's inputSchema: sent as listed.
+      const focal = tools.find((tool) => tool.name === 'json_schema_2020_12_tool');
+      if (focal !== undefined) await client.callTool('json_schema_echo', { schema: focal.inputSchema });
+      return;
+    }
     if (Array.isArray(calls)) {
       for (const call of calls as { name: string; arguments: JsonObject }[]) {
         await client.callTool(call.name, call.arguments).catch((error: unknown) => report(error));

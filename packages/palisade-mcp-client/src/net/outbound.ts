@@ -11,7 +11,7 @@ import { type Dispatcher, request } from 'undici';
 import { ClientError } from '../errors.js';
 import type { TrustBoundary } from '../trust/boundary.js';
 import type { ConsentRequest } from '../trust/consent.js';
-import { isIpLiteral } from './addresses.js';
+import { type AddressClass, isIpLiteral } from './addresses.js';
 import { refusedClass, type TargetPolicy, targetRefused } from './target-policy.js';
 
 export interface OutboundRequest {
@@ -84,6 +84,22 @@ const NO_REDIRECT_HEADERS = new Set([
 
 export function createOutbound(options: OutboundOptions): Outbound {
   const { boundary, policy, dispatcher } = options;
+  // A client sends every call to one or two hosts: the literal-IP verdict (which takes the
+  // address apart) is worked out once per host and trust, not once per request. Bounded, as
+  // OAuth metadata can name other hosts.
+  const verdicts = new Map<string, AddressClass | 'reachable' | 'name'>();
+  function literalVerdict(hostname: string, trusted: boolean): AddressClass | undefined {
+    const key = `${trusted ? 't' : 'u'}${hostname}`;
+    let verdict = verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = isIpLiteral(hostname)
+        ? (refusedClass(policy, hostname, hostname, trusted) ?? 'reachable')
+        : 'name'; // a host name is judged by the pinned connector, on every address it resolves to
+      if (verdicts.size >= 256) verdicts.clear();
+      verdicts.set(key, verdict);
+    }
+    return verdict === 'reachable' || verdict === 'name' ? undefined : verdict;
+  }
 
   async function once(req: OutboundRequest, url: URL): Promise<OutboundResponse> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -94,12 +110,10 @@ export function createOutbound(options: OutboundOptions): Outbound {
       );
     }
     const cleared = await boundary.clear(url, req.headers, req.purpose);
-    if (isIpLiteral(url.hostname)) {
-      const cls = refusedClass(policy, url.hostname, url.hostname, cleared.trusted);
-      if (cls !== undefined) throw targetRefused(url.hostname, cls);
-    }
-    for (const name of Object.keys(cleared.headers)) {
-      if (name.toLowerCase() === 'host') delete cleared.headers[name];
+    const cls = literalVerdict(url.hostname, cleared.trusted);
+    if (cls !== undefined) throw targetRefused(url.hostname, cls);
+    for (const name in cleared.headers) {
+      if (name.length === 4 && name.toLowerCase() === 'host') delete cleared.headers[name];
     }
     try {
       const answer = await request(url, {

@@ -349,6 +349,10 @@ export class Client {
   /** Any request, by method: the result as the server sent it, checked against its method's shape. */
   async request(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<JsonObject> {
     await this.connect();
+    // Here rather than in readResource alone: a subscribe, or a read sent through request(), carries
+    // the same URI to a stdio server that reads it with the client's rights.
+    if (method.startsWith('resources/') && typeof params['uri'] === 'string')
+      await this.#transport.checkResourceUri?.(params['uri']);
     return this.#withInput(method, params, options);
   }
 
@@ -448,9 +452,10 @@ export class Client {
       if (token !== undefined) this.#progress.delete(token);
       // The answer may come before its exchange is over (on the standalone stream, or ahead of
       // the end of an SSE stream a server keeps open): what is left of the exchange is dropped.
-      setImmediate(() => {
-        if (!settled) controller.abort();
-      });
+      if (!settled)
+        setImmediate(() => {
+          if (!settled) controller.abort();
+        });
     }
   }
 
@@ -714,10 +719,12 @@ export class Client {
       options.cursor === undefined ? {} : { cursor: options.cursor },
       options,
     );
-    return {
-      items: result['resources'] as Resource[],
-      nextCursor: result['nextCursor'] as string | undefined,
-    };
+    let items = result['resources'] as Resource[];
+    // Over stdio a listed `file:` URI is one the host may go on to read: entries on origins the
+    // boundary refuses are withheld, as tools with invalid header annotations are.
+    const refused = await this.#transport.refusedResourceUris?.(items.map((item) => item.uri));
+    if (refused !== undefined && refused.size > 0) items = items.filter((item) => !refused.has(item.uri));
+    return { items, nextCursor: result['nextCursor'] as string | undefined };
   }
 
   listAllResources(options: CallOptions = {}): Promise<Resource[]> {
@@ -742,8 +749,6 @@ export class Client {
 
   /** Reads a resource. Over stdio the URI passes the trust boundary first (a `file:` URI needs consent). */
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    await this.connect();
-    await this.#transport.checkResourceUri?.(uri);
     return (await this.request('resources/read', { uri }, options)) as unknown as ReadResourceResult;
   }
 

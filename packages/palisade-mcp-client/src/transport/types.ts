@@ -30,7 +30,9 @@ export interface Transport {
   send(message: Readonly<Record<string, unknown>>, context: SendContext): Promise<void>;
   /** A handshake revision was agreed (2025 family): HTTP opens its standalone stream here. */
   handshakeDone?(revision: Revision): Promise<void> | void;
-  /** The trust boundary on a URI the request carries (stdio: `resources/read`); rejects to block. */
+  /** The trust boundary on a URI a `resources/*` request carries (stdio); rejects to block. */
   checkResourceUri?(uri: string): Promise<void>;
+  /** The URIs of a `resources/list` answer the trust boundary refuses (stdio). */
+  refusedResourceUris?(uris: readonly string[]): Promise<ReadonlySet<string>>;
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@
  * A hostile MCP server on loopback for the client's tests: it answers the 2026-07-28 discovery
  * and tools/list honestly, then answers each tools/call the way `mode` says: too large, too
  * deep, repeated keys, invalid UTF-8, an SSE flood, an event that never ends, a line that never
- * ends, a drip, silence, a redirect to the cloud metadata address, the wrong Content-Type. It
+ * ends, a drip, silence, a body past the bound with no Content-Length, a body cut short, a redirect to the cloud metadata address, the wrong Content-Type. It
  * counts what it receives, so a test can show nothing else reached it.
  */
 import { once } from 'node:events';
@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 export type Mode =
   | 'honest'
   | 'too-large'
+  | 'too-large-chunked'
+  | 'cut-short'
   | 'too-deep'
   | 'repeated-key'
   | 'invalid-utf8'
@@ -57,6 +59,24 @@ function answer(mode: Mode, id: unknown, res: ServerResponse): void {
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
       return;
     }
+    case 'too-large-chunked': {
+      // No Content-Length, and no end: only the client's byte bound, crossed as the bytes
+      // arrive, ends this answer (the bounded reader alone would wait for an end never sent).
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`);
+      const chunk = 'x'.repeat(65_536);
+      const write = (): void => {
+        while (!res.destroyed) if (!res.write(chunk)) return void res.once('drain', write);
+      };
+      write();
+      return;
+    }
+    case 'cut-short':
+      // Promises 400 bytes, sends 20 and drops the connection.
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
+      res.write('{"jsonrpc":"2.0","id"');
+      setTimeout(() => res.socket?.destroy(), 20);
+      return;
     case 'too-deep':
       res
         .writeHead(200, { 'content-type': 'application/json' })

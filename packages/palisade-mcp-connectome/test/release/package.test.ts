@@ -4,22 +4,14 @@
  * nothing but the server package, as a peer, so a host has one palisade-mcp whose dispatch
  * channel the collector hears and whose servers the graphs are read from.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { describeTarball } from '../../../palisade-mcp/test/support/release-tarball.js';
 
-const PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
-
-const ALLOWED: readonly RegExp[] = [
-  /^package\.json$/,
-  /^LICENSE$/,
-  /^README\.md$/,
-  /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.js$/,
-  /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.d\.ts$/,
-];
+const tarball = describeTarball('palisade-mcp-connectome');
+const PACKAGE = tarball.dir;
+const ROOT = join(PACKAGE, '..', '..');
 
 interface Manifest {
   readonly exports: Record<string, string | Record<string, string>>;
@@ -34,46 +26,12 @@ const server = JSON.parse(readFileSync(join(ROOT, 'packages/palisade-mcp/package
   version: string;
 };
 
-let packed: string[] = [];
-
-beforeAll(() => {
-  const out = execFileSync(
-    'npm',
-    ['pack', '--dry-run', '--json', '--workspace', 'packages/palisade-mcp-connectome'],
-    { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  const [result] = JSON.parse(out) as [{ files: { path: string }[] }];
-  packed = result.files.map((file) => file.path).sort();
-});
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? walk(join(dir, entry.name)) : [relative(PACKAGE, join(dir, entry.name))],
-  );
-}
-
-describe('the published tarball of palisade-mcp-connectome', () => {
-  test('every file in the tarball is on the allow-list', () => {
-    expect(packed.filter((path) => !ALLOWED.some((pattern) => pattern.test(path)))).toEqual([]);
-  });
-
-  test('every built module and declaration in dist is in the tarball', () => {
-    const built = walk(join(PACKAGE, 'dist')).filter((path) => /\.(?:js|d\.ts)$/.test(path));
-    expect(built.length).toBeGreaterThan(0);
-    expect(built.filter((path) => !packed.includes(path))).toEqual([]);
-  });
-
+describe('the exports of palisade-mcp-connectome', () => {
   test('every entry the exports map names is in the tarball', () => {
     const targets = Object.values(manifest.exports)
       .flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)))
       .map((target) => target.replace(/^\.\//, ''));
-    expect(targets.filter((target) => !packed.includes(target))).toEqual([]);
-  });
-
-  test('the tarball carries the package README and the repository licence', () => {
-    expect(packed).toContain('README.md');
-    expect(packed).toContain('LICENSE');
-    expect(readFileSync(join(PACKAGE, 'LICENSE'), 'utf8')).toBe(readFileSync(join(ROOT, 'LICENSE'), 'utf8'));
+    expect(targets.filter((target) => !tarball.packed().includes(target))).toEqual([]);
   });
 });
 

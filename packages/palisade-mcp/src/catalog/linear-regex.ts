@@ -17,15 +17,6 @@ export { RegexWorkExceeded } from './linear-regex-dfa.js';
 import { parsePattern } from './linear-regex-parse.js';
 import { compileProgram } from './linear-regex-program.js';
 
-export {
-  MAX_REGEX_DFA_BYTES,
-  MAX_REGEX_LEARNED_CLASSES,
-  MAX_REGEX_NESTING,
-  MAX_REGEX_PROGRAM,
-  MAX_REGEX_REPEAT,
-  MAX_REGEX_WORK,
-} from './linear-regex-limits.js';
-
 export interface LinearRegExp {
   readonly source: string;
   test(input: string): boolean;

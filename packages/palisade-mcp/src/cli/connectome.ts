@@ -5,7 +5,7 @@
  * line on stderr with the command that installs it, exit code 1.
  */
 import { PalisadeError } from '../errors.js';
-import { isMissingPackage } from './optional-package.js';
+import { loadOptionalExport } from './optional-package.js';
 
 /** The package `connectome` loads; fixed here, never derived from input. */
 export const CONNECTOME_PACKAGE = 'palisade-mcp-connectome';
@@ -15,29 +15,20 @@ const EXIT_REFUSED = 1;
 type Connectome = (argv: readonly string[]) => number | Promise<number>;
 
 async function loadConnectome(): Promise<Connectome> {
-  let loaded: unknown;
-  try {
+  const command = await loadOptionalExport(
     // A literal specifier, as the no-eval census requires. The package is optional and built after
-    // this one, so its types may be absent when this compiles; its export is checked below.
+    // this one, so its types may be absent when this compiles; its export is checked there.
     // biome-ignore lint/suspicious/noTsIgnore: the error is expected in some builds and not others
     // @ts-ignore: resolved at run time only, when palisade-mcp-connectome is installed
-    loaded = await import('palisade-mcp-connectome/cli');
-  } catch (error) {
-    if (isMissingPackage(error, CONNECTOME_PACKAGE)) {
-      throw new PalisadeError(
-        'PALISADE_ERR_CLI_CONNECTOME_MISSING',
-        `the connectome command is in the package ${CONNECTOME_PACKAGE}, which is not installed; install it beside palisade-mcp (npm install ${CONNECTOME_PACKAGE}), or run npx -p palisade-mcp -p ${CONNECTOME_PACKAGE} palisade connectome ...`,
-      );
-    }
-    throw error;
-  }
-  const command = (loaded as { connectome?: unknown } | null)?.connectome;
-  if (typeof command !== 'function') {
-    throw new PalisadeError(
-      'PALISADE_ERR_CLI_CONNECTOME_MISSING',
-      `the installed ${CONNECTOME_PACKAGE} exports no connectome command; install a version that does`,
-    );
-  }
+    () => import('palisade-mcp-connectome/cli'),
+    {
+      packageName: CONNECTOME_PACKAGE,
+      exportName: 'connectome',
+      exportDescription: 'connectome command',
+      code: 'PALISADE_ERR_CLI_CONNECTOME_MISSING',
+      notInstalled: `the connectome command is in the package ${CONNECTOME_PACKAGE}, which is not installed; install it beside palisade-mcp (npm install ${CONNECTOME_PACKAGE}), or run npx -p palisade-mcp -p ${CONNECTOME_PACKAGE} palisade connectome ...`,
+    },
+  );
   return command as Connectome;
 }
 

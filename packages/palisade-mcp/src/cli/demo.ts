@@ -6,9 +6,8 @@
  * command that runs the demo without installing anything.
  */
 import { parseArgs } from 'node:util';
-import { PalisadeError } from '../errors.js';
 import { isEveryInterface } from '../http/node/serve-url.js';
-import { isMissingPackage } from './optional-package.js';
+import { loadOptionalExport } from './optional-package.js';
 
 /** The package `demo` loads; fixed here, never derived from input. */
 export const DEMO_PACKAGE = 'palisade-demo';
@@ -50,29 +49,20 @@ type StartDemo = (
 ) => Promise<{ transport: 'http'; url: string; close(): Promise<void> } | { transport: 'stdio' }>;
 
 async function loadDemo(): Promise<StartDemo> {
-  let loaded: unknown;
-  try {
+  const startDemo = await loadOptionalExport(
     // A literal specifier, as the no-eval census requires. The package is optional and built after
-    // this one, so its types may be absent when this compiles; its export is checked below.
+    // this one, so its types may be absent when this compiles; its export is checked there.
     // biome-ignore lint/suspicious/noTsIgnore: the error is expected in some builds and not others
     // @ts-ignore: resolved at run time only, when palisade-demo is installed
-    loaded = await import('palisade-demo');
-  } catch (error) {
-    if (isMissingPackage(error, DEMO_PACKAGE)) {
-      throw new PalisadeError(
-        'PALISADE_ERR_CLI_DEMO_MISSING',
-        `the demo catalog is in the package ${DEMO_PACKAGE}, which is not installed; run npx -p palisade-mcp -p ${DEMO_PACKAGE} palisade demo, or install it beside palisade-mcp (npm install ${DEMO_PACKAGE})`,
-      );
-    }
-    throw error;
-  }
-  const startDemo = (loaded as { startDemo?: unknown } | null)?.startDemo;
-  if (typeof startDemo !== 'function') {
-    throw new PalisadeError(
-      'PALISADE_ERR_CLI_DEMO_MISSING',
-      `the installed ${DEMO_PACKAGE} exports no startDemo function; install a version that does`,
-    );
-  }
+    () => import('palisade-demo'),
+    {
+      packageName: DEMO_PACKAGE,
+      exportName: 'startDemo',
+      exportDescription: 'startDemo function',
+      code: 'PALISADE_ERR_CLI_DEMO_MISSING',
+      notInstalled: `the demo catalog is in the package ${DEMO_PACKAGE}, which is not installed; run npx -p palisade-mcp -p ${DEMO_PACKAGE} palisade demo, or install it beside palisade-mcp (npm install ${DEMO_PACKAGE})`,
+    },
+  );
   return startDemo as StartDemo;
 }
 

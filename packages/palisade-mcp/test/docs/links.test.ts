@@ -74,6 +74,15 @@ describe('links in the README and docs/', () => {
     );
   });
 
+  test('the README links every page under docs/, so its documentation index misses none', () => {
+    const fromReadme = new Set(
+      LINKS.filter((link) => link.page === 'README.md').map((link) => link.target.split('#')[0]),
+    );
+    const pages = PAGES.filter((page) => page.startsWith('docs/'));
+    expect(pages.length).toBeGreaterThan(20);
+    expect(pages.filter((page) => !fromReadme.has(page))).toEqual([]);
+  });
+
   test.each(LINKS)('$page links to $target, which exists', ({ page, target }) => {
     const [file = '', anchor] = target.split('#');
     const path = file === '' ? join(ROOT, page) : join(ROOT, dirname(page), file);

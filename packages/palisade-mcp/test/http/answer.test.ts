@@ -15,6 +15,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, definePrompt, defineTool, type Server } from '../../src/index.js';
 import { closeAfterEach } from '../support/close-after-each.js';
+import { deferred } from '../support/deferred.js';
 import {
   dataFrame,
   FLAG,
@@ -40,6 +41,20 @@ import { floodCall, floodServer, silentClient } from '../support/sse-flood.js';
 import { MODERN_META } from '../support/stdio-peer.js';
 
 const closeLater = closeAfterEach();
+
+/**
+ * `request` sent to `server` behind the node handler with JSON as the only Accept, its answer read
+ * whole and the connection then ended.
+ */
+async function jsonAnswer(server: Server, request: { body: string; headers: Record<string, unknown> }) {
+  const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
+  const reply = await exchange(
+    mounted.port,
+    post(request.body, { ...request.headers, Accept: 'application/json' }),
+  );
+  reply.client.end();
+  return reply;
+}
 
 describe('which headers a message is held to', () => {
   test('a 2026-07-28 notification without any MCP header is accepted 202', async () => {
@@ -81,13 +96,10 @@ describe('which headers a message is held to', () => {
         }),
       ],
     });
-    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
-    const get = modernRequest(2, 'prompts/get', { name: 'mirror', arguments: { value: 'hi' } });
-    const reply = await exchange(
-      mounted.port,
-      post(get.body, { ...get.headers, Accept: 'application/json' }),
+    const reply = await jsonAnswer(
+      server,
+      modernRequest(2, 'prompts/get', { name: 'mirror', arguments: { value: 'hi' } }),
     );
-    reply.client.end();
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body)).toMatchObject({
       id: 2,
@@ -101,13 +113,7 @@ describe('which headers a message is held to', () => {
       version: '1',
       prompts: [{ name: 'greeting', get: () => ({ messages: [] }) }],
     });
-    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
-    const call = modernRequest(3, 'tools/call', { name: 'anything' });
-    const reply = await exchange(
-      mounted.port,
-      post(call.body, { ...call.headers, Accept: 'application/json' }),
-    );
-    reply.client.end();
+    const reply = await jsonAnswer(server, modernRequest(3, 'tools/call', { name: 'anything' }));
     expect(reply.status).toBe(404);
     expect(JSON.parse(reply.body)).toMatchObject({ id: 3, error: { code: -32601 } });
   });
@@ -127,13 +133,7 @@ describe('the status of an answer', () => {
         }),
       ],
     });
-    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
-    const call = modernRequest(14, 'tools/call', { name: 'ask', arguments: {} });
-    const reply = await exchange(
-      mounted.port,
-      post(call.body, { ...call.headers, Accept: 'application/json' }),
-    );
-    reply.client.end();
+    const reply = await jsonAnswer(server, modernRequest(14, 'tools/call', { name: 'ask', arguments: {} }));
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.body)).toMatchObject({ id: 14, error: { code: -32021 } });
   });
@@ -162,15 +162,6 @@ describe('which revision a version header settles on', () => {
   });
 });
 
-/** A promise and the function that resolves it (Node 20 has no `Promise.withResolvers`). */
-function signalled(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
-
 describe('a response nobody can receive', () => {
   interface Abandoning {
     readonly port: number;
@@ -185,8 +176,8 @@ describe('a response nobody can receive', () => {
    * `_meta`); with `huge`, it first logs one notification past the stream's queue bound.
    */
   async function mountAbandoning(faults: unknown[], logged: unknown[]): Promise<Abandoning> {
-    const called = signalled();
-    const returned = signalled();
+    const called = deferred();
+    const returned = deferred();
     const server = createServer({
       name: 'abandoning',
       version: '1',
@@ -269,14 +260,8 @@ describe('the signal of a request answered in full', () => {
         }),
       ],
     });
-    const mounted = await closeLater(mount(createHttpHandler(server, ADMIT_ALL)));
-    const call = modernRequest(15, 'tools/call', { name: 'quick', arguments: {} });
-    const reply = await exchange(
-      mounted.port,
-      post(call.body, { ...call.headers, Accept: 'application/json' }),
-    );
+    const reply = await jsonAnswer(server, modernRequest(15, 'tools/call', { name: 'quick', arguments: {} }));
     expect(reply.status).toBe(200);
-    reply.client.end();
     await reply.client.closed;
     await sleep(50);
     expect(signal?.aborted).toBe(false);
@@ -435,7 +420,7 @@ describe('the drain deadline of an answer a client reads late', () => {
   test('a stream stalled before its result has the deadline counted again from the result', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const logged: unknown[] = [];
-    const go = signalled();
+    const go = deferred();
     let socket: Socket | undefined;
     const { port, serverSocket } = await mountLogged(
       floodServer({ enough: () => (socket?.writableLength ?? 0) > 16_384, go: go.promise }).server,
@@ -539,7 +524,7 @@ describe('the drain deadline over HTTP/2', () => {
 
 describe('the listeners a stream leaves on the host’s response', () => {
   test('a stream that waits for drain, then for finish, holds one drain listener, not one per wait', async () => {
-    const go = signalled();
+    const go = deferred();
     let socket: Socket | undefined;
     let response: ServerResponse | undefined;
     const server = createServer({

@@ -2,32 +2,46 @@
  * What installing the server package brings in is decided in one place a reader sees: the README's
  * "Runtime dependencies" table, one row per package with the reason it is there. This holds the
  * manifest to that table, both ways, so a dependency cannot be added (or dropped) in
- * `package.json` alone. Peer dependencies are the schema libraries a host may declare tools with:
+ * `package.json` alone; the same section names every registry dependency the other published
+ * packages of the family add, so the reason for every dependency a user installs is in the README.
+ * Peer dependencies are the schema libraries a host may declare tools with:
  * each optional, so never installed with the package, and named in docs/tools.md.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { INLINED_PACKAGES } from '../../../../scripts/bundle-config.mjs';
 
 const README = fileURLToPath(new URL('../../../../README.md', import.meta.url));
 const MANIFEST = fileURLToPath(new URL('../../package.json', import.meta.url));
+const PACKAGES = fileURLToPath(new URL('../../../', import.meta.url));
 const TOOLS_PAGE = fileURLToPath(new URL('../../../../docs/tools.md', import.meta.url));
+
+interface PackageManifest {
+  readonly name: string;
+  readonly private?: boolean;
+  readonly dependencies?: Readonly<Record<string, string>>;
+}
 
 interface Row {
   readonly name: string;
   readonly why: string;
 }
 
-/** The rows of the table under `## Runtime dependencies`: `| \`name\` | why |`. */
-function dependencyTable(readme: string): Row[] {
+/** The README's `## Runtime dependencies` section, to the next `## `. */
+function readmeSection(readme: string): string {
   const start = readme.indexOf('\n## Runtime dependencies\n');
   if (start === -1) throw new Error('the README has no "## Runtime dependencies" section');
   const rest = readme.slice(start + 1);
   const next = rest.indexOf('\n## ');
-  const section = next === -1 ? rest : rest.slice(0, next);
+  return next === -1 ? rest : rest.slice(0, next);
+}
+
+/** The rows of the table under `## Runtime dependencies`: `| \`name\` | why |`. */
+function dependencyTable(readme: string): Row[] {
   const rows: Row[] = [];
-  for (const line of section.split('\n')) {
+  for (const line of readmeSection(readme).split('\n')) {
     const cells = line.split('|').map((cell) => cell.trim());
     // A table row: `| a | b |` splits into ['', a, b, ''].
     if (cells.length !== 4 || !line.trimStart().startsWith('|')) continue;
@@ -78,6 +92,19 @@ describe('runtime dependencies of palisade-mcp', () => {
     for (const name of Object.keys(manifest['peerDependencies'] ?? {})) {
       expect(meta[name]?.optional, name).toBe(true);
     }
+  });
+
+  test('the README section names every runtime dependency of every published package of the family', () => {
+    const section = readmeSection(readFileSync(README, 'utf8'));
+    const workspace = readdirSync(PACKAGES).map(
+      (dir) => JSON.parse(readFileSync(join(PACKAGES, dir, 'package.json'), 'utf8')) as PackageManifest,
+    );
+    const ours = new Set(workspace.map((entry) => entry.name));
+    const needed = workspace
+      .filter((entry) => entry.private !== true)
+      .flatMap((entry) => Object.keys(entry.dependencies ?? {}).filter((name) => !ours.has(name)));
+    expect(needed.length).toBeGreaterThan(2);
+    expect(needed.filter((name) => !section.includes(`\`${name}\``))).toEqual([]);
   });
 
   test('docs/tools.md names every peer dependency, the schema libraries a tool may be declared with', () => {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createFetchHandler } from '../../src/http/fetch/handler.js';
 import type { HttpHandlerOptions } from '../../src/http/node/handler.js';
-import { ADMIT_ALL, basicServer, type Mounted } from './http-peer.js';
+import { ADMIT_ALL, basicServer, LIST, type Mounted } from './http-peer.js';
 
 export async function listenFetch(
   fetch: (request: Request) => Response | Promise<Response>,
@@ -30,6 +30,26 @@ export async function listenFetch(
   };
 }
 
+/** The URL the in-process fetch tests send their Web `Request`s to. */
+export const FETCH_URL = 'http://127.0.0.1/mcp';
+
+/** The fetch handler of the basic catalog, every caller admitted unless `options` say otherwise. */
+export function fetchHandlerWith(
+  options: Partial<HttpHandlerOptions> = {},
+): (request: Request) => Promise<Response> {
+  return createFetchHandler(basicServer(), { ...ADMIT_ALL, ...options });
+}
+
 export function mountFetchHandler(options: Partial<HttpHandlerOptions> = {}): Promise<Mounted> {
-  return listenFetch(createFetchHandler(basicServer(), { ...ADMIT_ALL, ...options }));
+  return listenFetch(fetchHandlerWith(options));
+}
+
+/** LIST's headers with JSON Content-Type and Accept, as a Request's header record. */
+export function listHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...(LIST.headers as Record<string, string>),
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    ...extra,
+  };
 }

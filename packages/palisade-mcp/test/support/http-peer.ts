@@ -82,6 +82,11 @@ export function modernRequest(
   return { body: JSON.stringify(message), headers };
 }
 
+/** The body of a refusal answered before any request id is known: no `id`, the code and message. */
+export function refusalBody(code: number, message: string): unknown {
+  return { jsonrpc: '2.0', error: { code, message } };
+}
+
 /** A 2026-07-28 `tools/list` with id 1: the request most HTTP tests send when any request will do. */
 export const LIST = modernRequest(1, 'tools/list');
 

@@ -24,24 +24,51 @@ export async function readBounded(
     body.destroy();
     throw tooLarge(max);
   }
-  const parts: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+  // Listeners rather than `for await`: the async iterator a body would get per answer cost 3 to
+  // 4% of the client's CPU per call, and a bounded read needs no more than data, end and error.
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer): void => {
       total += chunk.length;
       if (total > max) {
+        settle();
         body.destroy();
-        throw tooLarge(max);
+        reject(tooLarge(max));
+        return;
       }
       parts.push(chunk);
+    };
+    const onEnd = (): void => {
+      settle();
+      resolve(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, total));
+    };
+    const onError = (error: unknown): void => {
+      settle();
+      reject(
+        new ClientError('PALISADE_CLIENT_ERR_TRANSPORT', 'the response body ended in an error', {
+          cause: error,
+        }),
+      );
+    };
+    const onClose = (): void => {
+      // Destroyed without an error (an abort that undici reports by closing): the body did not end.
+      settle();
+      reject(new ClientError('PALISADE_CLIENT_ERR_TRANSPORT', 'the response body ended before its end'));
+    };
+    function settle(): void {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+      // A late error event after settling must not become an uncaught exception.
+      body.on('error', () => {});
     }
-  } catch (error) {
-    if (error instanceof ClientError) throw error;
-    throw new ClientError('PALISADE_CLIENT_ERR_TRANSPORT', 'the response body ended in an error', {
-      cause: error,
-    });
-  }
-  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, total);
+    body.on('data', onData);
+    body.once('end', onEnd);
+    body.once('error', onError);
+    body.once('close', onClose);
+  });
 }
 
 /** The media type of a Content-Type header, lower-cased, without parameters. */

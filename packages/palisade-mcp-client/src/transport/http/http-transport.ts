@@ -167,8 +167,18 @@ export class HttpTransport implements Transport {
   }
 
   async #baseHeaders(revision: Revision | undefined): Promise<Record<string, string>> {
+    const headers = this.#plainHeaders(revision);
+    if (this.#auth !== undefined) {
+      Object.assign(headers, await this.#auth.headers(this.#authContext()));
+      if (this.#session !== undefined && revision !== MODERN_REVISION)
+        headers[SESSION_HEADER] = this.#session;
+    }
+    return headers;
+  }
+
+  /** The host's headers and the session id: what a request carries before authorization. */
+  #plainHeaders(revision: Revision | undefined): Record<string, string> {
     const headers: Record<string, string> = { ...this.#headers };
-    if (this.#auth !== undefined) Object.assign(headers, await this.#auth.headers(this.#authContext()));
     if (this.#session !== undefined && revision !== MODERN_REVISION) headers[SESSION_HEADER] = this.#session;
     return headers;
   }
@@ -183,12 +193,11 @@ export class HttpTransport implements Transport {
     let retriedUnauthorized = false;
     let stepUps = 0;
     for (;;) {
-      const headers = {
-        ...(await this.#baseHeaders(revision)),
-        ...mcpHeaders,
-        'content-type': 'application/json',
-        accept: ACCEPT,
-      };
+      const headers =
+        this.#auth === undefined ? this.#plainHeaders(revision) : await this.#baseHeaders(revision);
+      Object.assign(headers, mcpHeaders);
+      headers['content-type'] = 'application/json';
+      headers['accept'] = ACCEPT;
       const response = await this.#outbound.send({
         url: this.url,
         method: 'POST',
@@ -449,8 +458,6 @@ export class HttpTransport implements Transport {
       await delay(Math.min(parser.retryMs ?? 1000, MAX_RETRY_DELAY_MS), this.#streams.signal).catch(() => {});
     }
   }
-
-  async checkResourceUri(): Promise<void> {}
 
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -1,10 +1,10 @@
 /**
  * The stdio transport: the client starts the server as a child process (spawn.ts), writes one
  * message per line to its stdin, reads its stdout through the bounded framer, hands its stderr
- * to the host, and ends it with a grace: stdin closed, then SIGTERM, then SIGKILL. The URI of
- * a `resources/read` passes the trust boundary before it is written: an http(s) URI on an origin
- * the host did not declare, or a `file:` URI (unless `file://` is declared), needs consent, and
- * by default is refused without a byte reaching the server.
+ * to the host, and ends it with a grace: stdin closed, then SIGTERM, then SIGKILL. The URIs of
+ * `resources/*` requests and of `resources/list` answers pass the trust boundary
+ * (trust/resource-uris.ts): an http(s) URI on an undeclared origin, or a `file:` URI unless
+ * `file://` is declared, needs consent, and by default is refused.
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,6 +12,7 @@ import { ClientError, invalidOption } from '../../errors.js';
 import { STDIO_CLOSE_GRACE_MS } from '../../limits.js';
 import { checkObject, isPlainObject, optionalBoolean, positiveInteger, stringList } from '../../options.js';
 import type { TrustBoundary } from '../../trust/boundary.js';
+import { checkUri, refusedUris } from '../../trust/resource-uris.js';
 import { readTrust, TRUST_KEYS, type TrustOptions } from '../../trust/trust-options.js';
 import type { SendContext, Transport, TransportSink } from '../types.js';
 import { environment, spawnServer } from './spawn.js';
@@ -44,18 +45,6 @@ const KEYS = [
   'closeGraceMs',
 ] as const;
 const MAX_STDERR_LINE = 65_536;
-
-/** The trust boundary on a URI a request carries to a server the client cannot see past. */
-export async function checkUri(boundary: TrustBoundary, uri: string): Promise<void> {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return; // not a URL: the server's own name for something
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:') return;
-  await boundary.clear(url, {}, 'resource-uri');
-}
 
 export class StdioTransport implements Transport {
   readonly kind = 'stdio' as const;
@@ -131,6 +120,10 @@ export class StdioTransport implements Transport {
 
   checkResourceUri(uri: string): Promise<void> {
     return checkUri(this.#boundary, uri);
+  }
+
+  refusedResourceUris(uris: readonly string[]): Promise<ReadonlySet<string>> {
+    return refusedUris(this.#boundary, uris);
   }
 
   async close(): Promise<void> {

@@ -5,45 +5,25 @@
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
-import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../../src/index.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
-import { mountFetchHandler } from '../../support/fetch-peer.js';
+import { abortOf, deferred } from '../../support/deferred.js';
+import { FETCH_URL, fetchHandlerWith, listHeaders, mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
-  basicServer,
   exchange,
   LIST,
   modernRequest,
   post,
   recordingServer,
+  refusalBody,
 } from '../../support/http-peer.js';
 
 const closeLater = closeAfterEach();
 
-const URL_MCP = 'http://127.0.0.1/mcp';
-
 afterEach(async () => {
   vi.useRealTimers();
 });
-
-function refusal(code: number, message: string): unknown {
-  return { jsonrpc: '2.0', error: { code, message } };
-}
-
-function handlerWith(options: Partial<HttpHandlerOptions> = {}): (request: Request) => Promise<Response> {
-  return createFetchHandler(basicServer(), { ...ADMIT_ALL, ...options });
-}
-
-/** LIST's headers with JSON Content-Type and Accept, as a Request's header record. */
-function listHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...(LIST.headers as Record<string, string>),
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    ...extra,
-  };
-}
 
 /** `answer`, or a failure if it has not settled within a second: a Response never settled hangs the runtime. */
 async function settled<T>(answer: Promise<T>): Promise<T> {
@@ -61,7 +41,7 @@ async function settled<T>(answer: Promise<T>): Promise<T> {
 describe('the fetch handler: a client gone, a host that fails', () => {
   test('a request whose client left while authorize ran is answered with an empty 400 and never served', async () => {
     const leave = new AbortController();
-    const handler = handlerWith({
+    const handler = fetchHandlerWith({
       authorize: () => {
         // The runtime aborts the request's signal: the client disconnected during authorize.
         leave.abort();
@@ -69,7 +49,12 @@ describe('the fetch handler: a client gone, a host that fails', () => {
       },
     });
     const response = await handler(
-      new Request(URL_MCP, { method: 'POST', headers: listHeaders(), body: LIST.body, signal: leave.signal }),
+      new Request(FETCH_URL, {
+        method: 'POST',
+        headers: listHeaders(),
+        body: LIST.body,
+        signal: leave.signal,
+      }),
     );
     expect(response.status).toBe(400);
     expect(await response.text()).toBe('');
@@ -79,7 +64,7 @@ describe('the fetch handler: a client gone, a host that fails', () => {
   // is no URL (a real Request always has one; a framework adapter may hand over its own object).
   test('a request the handler cannot read is reported to onFault with its error and answered 500', async () => {
     const faults: Array<[string, unknown]> = [];
-    const handler = handlerWith({ onFault: (description, cause) => faults.push([description, cause]) });
+    const handler = fetchHandlerWith({ onFault: (description, cause) => faults.push([description, cause]) });
     const unreadable = {
       url: 'not a url',
       method: 'POST',
@@ -88,7 +73,7 @@ describe('the fetch handler: a client gone, a host that fails', () => {
     const response = await handler(unreadable);
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toBe('application/json');
-    expect(await response.json()).toEqual(refusal(-32603, 'Internal error'));
+    expect(await response.json()).toEqual(refusalBody(-32603, 'Internal error'));
     expect(faults).toEqual([['the fetch handler failed while answering', expect.any(TypeError)]]);
   });
 
@@ -103,14 +88,8 @@ describe('the fetch handler: a client gone, a host that fails', () => {
 
 describe('the fetch handler: a client gone before the answer’s head', () => {
   test('a client that leaves while its tool runs gets an empty 400 Response, and the tool is cancelled', async () => {
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    let cancelled!: () => void;
-    const toolCancelled = new Promise<void>((resolve) => {
-      cancelled = resolve;
-    });
+    const running = deferred();
+    const toolCancelled = deferred();
     const server = createServer({
       name: 'wait',
       version: '1',
@@ -120,11 +99,10 @@ describe('the fetch handler: a client gone before the answer’s head', () => {
           inputSchema: { type: 'object' },
           handler: async (_args, ctx) => {
             // Writes nothing, so no head is sent while the tool waits for its cancel.
-            await new Promise<void>((resolve) => {
-              ctx.signal.addEventListener('abort', () => resolve());
-              started();
-            });
-            cancelled();
+            const cancel = abortOf(ctx.signal);
+            running.resolve();
+            await cancel;
+            toolCancelled.resolve();
             return { content: [{ type: 'text', text: 'late' }] };
           },
         }),
@@ -134,20 +112,20 @@ describe('the fetch handler: a client gone before the answer’s head', () => {
     const call = modernRequest(1, 'tools/call', { name: 'wait', arguments: {} });
     const leave = new AbortController();
     const answer = handler(
-      new Request(URL_MCP, {
+      new Request(FETCH_URL, {
         method: 'POST',
         headers: listHeaders(call.headers as Record<string, string>),
         body: call.body,
         signal: leave.signal,
       }),
     );
-    await running;
+    await running.promise;
     // The runtime aborts the request's signal: the connection dropped mid-call.
     leave.abort();
     const response = await settled(answer);
     expect(response.status).toBe(400);
     expect(response.body).toBeNull();
-    await toolCancelled;
+    await toolCancelled.promise;
   });
 });
 
@@ -156,7 +134,7 @@ describe('the fetch handler: a client gone before the tool is run', () => {
   const RECORD = modernRequest(1, 'tools/call', { name: 'record', arguments: {} });
 
   function recordRequest(signal: AbortSignal): Request {
-    return new Request(URL_MCP, {
+    return new Request(FETCH_URL, {
       method: 'POST',
       headers: listHeaders(RECORD.headers as Record<string, string>),
       body: RECORD.body,

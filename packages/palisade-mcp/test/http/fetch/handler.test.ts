@@ -7,6 +7,7 @@ import { createFetchHandler } from '../../../src/http/fetch/handler.js';
 import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../../src/index.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
+import { abortOf, deferred } from '../../support/deferred.js';
 import { listenFetch, mountFetchHandler } from '../../support/fetch-peer.js';
 import {
   ADMIT_ALL,
@@ -16,6 +17,7 @@ import {
   modernRequest,
   post,
   RawClient,
+  refusalBody,
 } from '../../support/http-peer.js';
 import { BODY_CONSUMED, expectEchoAnswered } from '../../support/mount-checks.js';
 
@@ -24,10 +26,6 @@ const closeLater = closeAfterEach();
 async function serveWith(options: Partial<HttpHandlerOptions> = {}): Promise<number> {
   const mounted = await closeLater(mountFetchHandler(options));
   return mounted.port;
-}
-
-function refusal(code: number, message: string): unknown {
-  return { jsonrpc: '2.0', error: { code, message } };
 }
 
 /** The head of a chunked POST of LIST's headers, with no Content-Length. */
@@ -85,10 +83,7 @@ describe('the fetch handler: answers', () => {
 
 describe('the fetch handler: a client that leaves', () => {
   test('the fetch handler cancels a 2026-07-28 request whose client disconnects before the answer', async () => {
-    let aborted!: () => void;
-    const abortSeen = new Promise<void>((resolve) => {
-      aborted = resolve;
-    });
+    const abortSeen = deferred();
     const server = createServer({
       name: 'leave',
       version: '1',
@@ -97,8 +92,8 @@ describe('the fetch handler: a client that leaves', () => {
           name: 'wait',
           inputSchema: { type: 'object' },
           handler: async (_args, ctx) => {
-            await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-            aborted();
+            await abortOf(ctx.signal);
+            abortSeen.resolve();
             return { content: [] };
           },
         }),
@@ -111,7 +106,7 @@ describe('the fetch handler: a client that leaves', () => {
     client.send(post(call.body, { ...call.headers, Accept: 'application/json' }));
     await new Promise((resolve) => setTimeout(resolve, 300));
     client.end();
-    await abortSeen;
+    await abortSeen.promise;
   });
 });
 
@@ -120,7 +115,7 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
     const port = await serveWith();
     const reply = await exchange(port, post(LIST.body, { ...LIST.headers, Host: 'evil.example' }));
     expect(reply.status).toBe(421);
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32600, 'Invalid request: Host not allowed'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32600, 'Invalid request: Host not allowed'));
     reply.client.end();
   });
 
@@ -133,7 +128,7 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
       post(LIST.body, { ...LIST.headers, Host: ['127.0.0.1', 'localhost'] }),
     );
     expect(reply.status).toBe(400);
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32600, 'Invalid request: more than one Host header'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32600, 'Invalid request: more than one Host header'));
     reply.client.end();
   });
 
@@ -143,7 +138,7 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
     const port = await serveWith();
     const reply = await exchange(port, post(LIST.body, { ...LIST.headers, Origin: 'http://evil.example' }));
     expect(reply.status).toBe(403);
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32600, 'Invalid request: Origin not allowed'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32600, 'Invalid request: Origin not allowed'));
     reply.client.end();
   });
 
@@ -152,7 +147,7 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
     const reply = await exchange(port, post('', { 'Content-Length': undefined }, 'GET'));
     expect(reply.status).toBe(405);
     expect(reply.headers['allow']).toBe('POST');
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32600, 'Invalid request: only POST is served here'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32600, 'Invalid request: only POST is served here'));
     reply.client.end();
   });
 
@@ -168,7 +163,7 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
     const reply = await exchange(port, post(LIST.body, { ...LIST.headers, Authorization: 'Bearer wrong' }));
     expect(reply.status).toBe(401);
     expect(reply.headers['www-authenticate']).toBe('Bearer');
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32600, 'Unauthorized'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32600, 'Unauthorized'));
     reply.client.end();
   });
 
@@ -179,7 +174,7 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
     const reply = await exchange(port, post(LIST.body, { ...LIST.headers, Accept: 'text/html' }));
     expect(reply.status).toBe(406);
     expect(JSON.parse(reply.body)).toEqual(
-      refusal(-32600, 'Invalid request: Accept must admit application/json'),
+      refusalBody(-32600, 'Invalid request: Accept must admit application/json'),
     );
     reply.client.end();
   });
@@ -191,7 +186,7 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
     const reply = await exchange(port, post(LIST.body, { ...LIST.headers, 'Content-Type': 'text/plain' }));
     expect(reply.status).toBe(415);
     expect(JSON.parse(reply.body)).toEqual(
-      refusal(-32600, 'Invalid request: Content-Type must be application/json'),
+      refusalBody(-32600, 'Invalid request: Content-Type must be application/json'),
     );
     reply.client.end();
   });
@@ -202,7 +197,9 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
     const port = await serveWith();
     const reply = await exchange(port, post('', { ...LIST.headers, 'Content-Length': 1_048_577 }));
     expect(reply.status).toBe(413);
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32600, 'Invalid request: message exceeds 1048576 bytes'));
+    expect(JSON.parse(reply.body)).toEqual(
+      refusalBody(-32600, 'Invalid request: message exceeds 1048576 bytes'),
+    );
     reply.client.end();
   });
 
@@ -217,7 +214,9 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
     for (let sent = 0; sent <= 1_048_576; sent += 65_536) client.send(piece);
     const reply = await client.response();
     expect(reply.status).toBe(413);
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32600, 'Invalid request: message exceeds 1048576 bytes'));
+    expect(JSON.parse(reply.body)).toEqual(
+      refusalBody(-32600, 'Invalid request: message exceeds 1048576 bytes'),
+    );
     client.end();
   });
 
@@ -236,7 +235,7 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
     clearInterval(drip);
     expect(reply.status).toBe(408);
     expect(JSON.parse(reply.body)).toEqual(
-      refusal(-32600, 'Invalid request: the body did not arrive within the read deadline'),
+      refusalBody(-32600, 'Invalid request: the body did not arrive within the read deadline'),
     );
     expect(sent).toBeLessThan(LIST.body.length);
     client.end();
@@ -284,7 +283,7 @@ describe('the fetch handler: refusals in the node handler’s words', () => {
     );
     const reply = await exchange(mounted.port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(500);
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32603, 'Internal error'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32603, 'Internal error'));
     expect(faults).toEqual([BODY_CONSUMED]);
     reply.client.end();
   });
@@ -298,7 +297,9 @@ describe('the fetch handler: path', () => {
     const port = await serveWith({ path: '/elsewhere', onLog: (event) => logged.push(event) });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(404);
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32600, 'Invalid request: no MCP endpoint at this path'));
+    expect(JSON.parse(reply.body)).toEqual(
+      refusalBody(-32600, 'Invalid request: no MCP endpoint at this path'),
+    );
     expect(logged).toEqual([{ kind: 'refusal', rule: 'path-not-found', status: 404 }]);
     reply.client.end();
   });
@@ -343,7 +344,7 @@ describe('the fetch handler: authorizeBody', () => {
     });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(403);
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32600, 'Forbidden'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32600, 'Forbidden'));
     expect(logged).toEqual([
       { kind: 'refusal', rule: 'authorize-body', status: 403, reason: 'signature does not match' },
     ]);
@@ -363,7 +364,7 @@ describe('the fetch handler: authorizeBody', () => {
     });
     const reply = await exchange(port, post(LIST.body, LIST.headers));
     expect(reply.status).toBe(500);
-    expect(JSON.parse(reply.body)).toEqual(refusal(-32603, 'Internal error'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32603, 'Internal error'));
     expect(faults).toEqual([['authorizeBody threw or rejected', failure]]);
     reply.client.end();
   });
@@ -404,7 +405,7 @@ describe('the fetch handler: what a Request does not carry', () => {
     });
     const response = await handler(request);
     expect(response.status).toBe(411);
-    expect(await response.json()).toEqual(refusal(-32600, 'Invalid request: Content-Length is required'));
+    expect(await response.json()).toEqual(refusalBody(-32600, 'Invalid request: Content-Length is required'));
     expect(request.bodyUsed).toBe(false);
   });
 
@@ -458,7 +459,7 @@ describe('the fetch handler: what authorize and authorizeBody may answer', () =>
     const unavailable = await exchange(port, post(LIST.body, { ...LIST.headers, 'X-Status': '503' }));
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers['retry-after']).toBe('5');
-    expect(JSON.parse(unavailable.body)).toEqual(refusal(-32603, 'Service unavailable'));
+    expect(JSON.parse(unavailable.body)).toEqual(refusalBody(-32603, 'Service unavailable'));
     unavailable.client.end();
   });
 

@@ -9,42 +9,29 @@
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
-import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { MAX_MESSAGE_BYTES } from '../../../src/limits.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
-import { mountFetchHandler } from '../../support/fetch-peer.js';
-import { ADMIT_ALL, basicServer, exchange, LIST, post, RawClient } from '../../support/http-peer.js';
+import { FETCH_URL, fetchHandlerWith, listHeaders, mountFetchHandler } from '../../support/fetch-peer.js';
+import {
+  ADMIT_ALL,
+  basicServer,
+  exchange,
+  LIST,
+  post,
+  RawClient,
+  refusalBody,
+} from '../../support/http-peer.js';
 import { BODY_CONSUMED } from '../../support/mount-checks.js';
 
 const closeLater = closeAfterEach();
-
-const URL_MCP = 'http://127.0.0.1/mcp';
 
 afterEach(async () => {
   vi.useRealTimers();
 });
 
-function refusal(code: number, message: string): unknown {
-  return { jsonrpc: '2.0', error: { code, message } };
-}
-
-function handlerWith(options: Partial<HttpHandlerOptions> = {}): (request: Request) => Promise<Response> {
-  return createFetchHandler(basicServer(), { ...ADMIT_ALL, ...options });
-}
-
-/** LIST's headers with JSON Content-Type and Accept, as a Request's header record. */
-function listHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...(LIST.headers as Record<string, string>),
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    ...extra,
-  };
-}
-
 /** A POST of LIST's headers whose body is `stream`, read only as the handler pulls it. */
 function streamed(stream: ReadableStream<Uint8Array>, init: RequestInit = {}): Request {
-  return new Request(URL_MCP, {
+  return new Request(FETCH_URL, {
     method: 'POST',
     headers: listHeaders(),
     body: stream,
@@ -64,7 +51,7 @@ function chunk(text: string): string {
 
 /** A tools/list POST whose body is `stream`, with no Content-Length. */
 function streamedList(stream: ReadableStream<Uint8Array>): Request {
-  return new Request(URL_MCP, {
+  return new Request(FETCH_URL, {
     method: 'POST',
     headers: listHeaders(),
     body: stream,
@@ -75,17 +62,17 @@ function streamedList(stream: ReadableStream<Uint8Array>): Request {
 describe('the fetch handler reading a body stream', () => {
   test('a POST with no body at all is read as zero bytes and refused by the JSON reader with 400', async () => {
     const faults: string[] = [];
-    const handler = handlerWith({ onFault: (description) => faults.push(description) });
-    const response = await handler(new Request(URL_MCP, { method: 'POST', headers: listHeaders() }));
+    const handler = fetchHandlerWith({ onFault: (description) => faults.push(description) });
+    const response = await handler(new Request(FETCH_URL, { method: 'POST', headers: listHeaders() }));
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual(refusal(-32700, 'Parse error: empty message'));
+    expect(await response.json()).toEqual(refusalBody(-32700, 'Parse error: empty message'));
     expect(faults).toEqual([]);
   });
 
   test('a body stream that fails mid-body is answered with an empty 400, as a client gone, and is no fault of the host', async () => {
     const faults: string[] = [];
     const logged: unknown[] = [];
-    const handler = handlerWith({
+    const handler = fetchHandlerWith({
       onFault: (description) => faults.push(description),
       onLog: (event) => logged.push(event),
     });
@@ -106,7 +93,7 @@ describe('the fetch handler reading a body stream', () => {
   });
 
   test('a body that ends after the read deadline, before any timer could run, is refused with 408', async () => {
-    const handler = handlerWith({ readTimeoutMs: 20 });
+    const handler = fetchHandlerWith({ readTimeoutMs: 20 });
     const stream = new ReadableStream<Uint8Array>(
       {
         pull(controller) {
@@ -123,7 +110,7 @@ describe('the fetch handler reading a body stream', () => {
     const response = await handler(streamed(stream));
     expect(response.status).toBe(408);
     expect(await response.json()).toEqual(
-      refusal(-32600, 'Invalid request: the body did not arrive within the read deadline'),
+      refusalBody(-32600, 'Invalid request: the body did not arrive within the read deadline'),
     );
   });
 
@@ -132,7 +119,7 @@ describe('the fetch handler reading a body stream', () => {
     // a millisecond before the monotonic clock passes the deadline. Only the timers are faked here:
     // the timer fires while the clock is still far from the deadline, which must not matter.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const handler = handlerWith({ readTimeoutMs: 60_000 });
+    const handler = fetchHandlerWith({ readTimeoutMs: 60_000 });
     let pulled!: () => void;
     const firstPiece = new Promise<void>((resolve) => {
       pulled = resolve;
@@ -155,7 +142,7 @@ describe('the fetch handler reading a body stream', () => {
     const response = await answer;
     expect(response.status).toBe(408);
     expect(await response.json()).toEqual(
-      refusal(-32600, 'Invalid request: the body did not arrive within the read deadline'),
+      refusalBody(-32600, 'Invalid request: the body did not arrive within the read deadline'),
     );
   });
 
@@ -163,7 +150,7 @@ describe('the fetch handler reading a body stream', () => {
     // A timer left pending would hold a host's event loop open until the deadline. Faked, so only
     // the timers this exchange set are counted.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const handler = handlerWith({ readTimeoutMs: 60_000 });
+    const handler = fetchHandlerWith({ readTimeoutMs: 60_000 });
     const response = await handler(streamed(new Blob([LIST.body]).stream()));
     expect(response.status).toBe(200);
     await response.text();
@@ -199,8 +186,8 @@ describe('the fetch handler: the 1 MiB bound and framing', () => {
   }, async () => {
     // Node's parser refuses the pair before a handler runs; a runtime or proxy building its own
     // Request can pass both, and the handler must not pick one framing.
-    const handler = handlerWith();
-    const request = new Request(URL_MCP, {
+    const handler = fetchHandlerWith();
+    const request = new Request(FETCH_URL, {
       method: 'POST',
       headers: listHeaders({
         'content-length': String(Buffer.byteLength(LIST.body)),
@@ -211,7 +198,7 @@ describe('the fetch handler: the 1 MiB bound and framing', () => {
     const response = await handler(request);
     expect(response.status).toBe(411);
     expect(await response.json()).toEqual(
-      refusal(-32600, 'Invalid request: Transfer-Encoding is not accepted; send Content-Length'),
+      refusalBody(-32600, 'Invalid request: Transfer-Encoding is not accepted; send Content-Length'),
     );
     expect(request.bodyUsed).toBe(false);
   });
@@ -219,7 +206,7 @@ describe('the fetch handler: the 1 MiB bound and framing', () => {
   test('a body stream a framework locked without reading it is refused with 500, telling onFault the body was consumed', async () => {
     const faults: string[] = [];
     const logged: unknown[] = [];
-    const handler = handlerWith({
+    const handler = fetchHandlerWith({
       onFault: (description) => faults.push(description),
       onLog: (event) => logged.push(event),
     });
@@ -229,7 +216,7 @@ describe('the fetch handler: the 1 MiB bound and framing', () => {
     expect(request.bodyUsed).toBe(false);
     const response = await handler(request);
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual(refusal(-32603, 'Internal error'));
+    expect(await response.json()).toEqual(refusalBody(-32603, 'Internal error'));
     expect(faults).toEqual([BODY_CONSUMED]);
     expect(logged).toEqual([{ kind: 'refusal', rule: 'body-already-read', status: 500 }]);
   });

@@ -6,30 +6,15 @@
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFetchHandler } from '../../../src/http/fetch/handler.js';
-import type { HttpHandlerOptions } from '../../../src/http/node/handler.js';
 import { createServer, defineTool, type Server } from '../../../src/index.js';
 import { SSE_DRAIN_TIMEOUT_MS } from '../../../src/limits.js';
-import { ADMIT_ALL, basicServer, LIST, modernRequest } from '../../support/http-peer.js';
-
-const URL_MCP = 'http://127.0.0.1/mcp';
+import { abortOf, deferred } from '../../support/deferred.js';
+import { FETCH_URL, fetchHandlerWith, listHeaders } from '../../support/fetch-peer.js';
+import { ADMIT_ALL, LIST, modernRequest } from '../../support/http-peer.js';
 
 afterEach(async () => {
   vi.useRealTimers();
 });
-
-function handlerWith(options: Partial<HttpHandlerOptions> = {}): (request: Request) => Promise<Response> {
-  return createFetchHandler(basicServer(), { ...ADMIT_ALL, ...options });
-}
-
-/** LIST's headers with JSON Content-Type and Accept, as a Request's header record. */
-function listHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...(LIST.headers as Record<string, string>),
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    ...extra,
-  };
-}
 
 describe('the fetch handler: the response stream a runtime pulls', () => {
   const SPEAK = modernRequest(1, 'tools/call', {
@@ -40,14 +25,8 @@ describe('the fetch handler: the response stream a runtime pulls', () => {
 
   /** A tool that sends one progress event carrying `message`, then waits for `release` or its cancel. */
   function speaker(message: string): { server: Server; release: () => void; signal: Promise<AbortSignal> } {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let handOver!: (signal: AbortSignal) => void;
-    const signal = new Promise<AbortSignal>((resolve) => {
-      handOver = resolve;
-    });
+    const released = deferred();
+    const signal = deferred<AbortSignal>();
     const server = createServer({
       name: 'speak',
       version: '1',
@@ -56,18 +35,15 @@ describe('the fetch handler: the response stream a runtime pulls', () => {
           name: 'speak',
           inputSchema: { type: 'object' },
           handler: async (_args, ctx) => {
-            handOver(ctx.signal);
+            signal.resolve(ctx.signal);
             ctx.progress(1, undefined, message);
-            const cancelled = new Promise<void>((resolve) =>
-              ctx.signal.addEventListener('abort', () => resolve()),
-            );
-            await Promise.race([released, cancelled]);
+            await Promise.race([released.promise, abortOf(ctx.signal)]);
             return { content: [{ type: 'text', text: 'said' }] };
           },
         }),
       ],
     });
-    return { server, release, signal };
+    return { server, release: () => released.resolve(), signal: signal.promise };
   }
 
   /** The SSE frame of the speaker's progress event, byte for byte. */
@@ -94,7 +70,7 @@ describe('the fetch handler: the response stream a runtime pulls', () => {
     const { server, release, signal } = speaker(message);
     const handler = createFetchHandler(server, { ...ADMIT_ALL, onLog: (event) => logged.push(event) });
     const response = await handler(
-      new Request(URL_MCP, {
+      new Request(FETCH_URL, {
         method: 'POST',
         headers: listHeaders(SPEAK.headers as Record<string, string>),
         body: SPEAK.body,
@@ -166,9 +142,9 @@ describe('the fetch handler: the response stream a runtime pulls', () => {
   test('a JSON answer its client never reads is cut at the drain deadline and logged', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const logged: unknown[] = [];
-    const handler = handlerWith({ onLog: (event) => logged.push(event) });
+    const handler = fetchHandlerWith({ onLog: (event) => logged.push(event) });
     const response = await handler(
-      new Request(URL_MCP, { method: 'POST', headers: listHeaders(), body: LIST.body }),
+      new Request(FETCH_URL, { method: 'POST', headers: listHeaders(), body: LIST.body }),
     );
     expect(response.status).toBe(200);
     await vi.advanceTimersByTimeAsync(SSE_DRAIN_TIMEOUT_MS);

@@ -5,6 +5,7 @@ import type { McpHeaderField } from '../../../src/catalog/mcp-header-annotations
 import type { HeaderCheck } from '../../../src/http/headers/check.js';
 import { checkModernHeaders } from '../../../src/http/headers/match.js';
 import { indexHeaders } from '../../../src/http/headers/values.js';
+import { modernHeaderList, sentinel } from '../../support/modern-headers.js';
 
 const FIELDS: readonly McpHeaderField[] = [
   { header: 'Region', path: ['region'], type: 'string' },
@@ -14,10 +15,6 @@ const FIELDS: readonly McpHeaderField[] = [
 const FIELD_HEADERS: Record<string, string> = { region: 'Mcp-Param-Region', count: 'Mcp-Param-Count' };
 
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-function sentinel(text: string): string {
-  return `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
-}
 
 /** A conforming client's spelling (SEP-2243 "Value Encoding"): plain only when it is header-safe. */
 function encode(text: string): string {
@@ -38,15 +35,7 @@ interface Args {
 /** A tools/call with all three arguments, under `headers` for the fields and the fixed headers. */
 function call(args: Args, fieldHeaders: readonly string[], name = 'deploy'): HeaderCheck {
   return checkModernHeaders({
-    headers: indexHeaders([
-      'MCP-Protocol-Version',
-      '2026-07-28',
-      'Mcp-Method',
-      'tools/call',
-      'Mcp-Name',
-      encode(name),
-      ...fieldHeaders,
-    ]),
+    headers: indexHeaders(modernHeaderList('tools/call', encode(name), ...fieldHeaders)),
     message: {
       method: 'tools/call',
       isNotification: false,

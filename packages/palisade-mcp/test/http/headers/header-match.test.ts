@@ -8,6 +8,7 @@ import { createHttpHandler } from '../../../src/http/node/handler.js';
 import { createServer } from '../../../src/server.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
 import { ADMIT_ALL, exchange, modernRequest, mount, mountHandler, post } from '../../support/http-peer.js';
+import { modernHeaderList, sentinel } from '../../support/modern-headers.js';
 
 const closeLater = closeAfterEach();
 
@@ -44,15 +45,7 @@ function toolsCall(
 ): string {
   return outcome(
     checkModernHeaders({
-      headers: indexHeaders([
-        'MCP-Protocol-Version',
-        '2026-07-28',
-        'Mcp-Method',
-        'tools/call',
-        'Mcp-Name',
-        'get_weather',
-        ...headers,
-      ]),
+      headers: indexHeaders(modernHeaderList('tools/call', 'get_weather', ...headers)),
       message: {
         method: 'tools/call',
         isNotification: false,
@@ -67,9 +60,6 @@ function toolsCall(
 function toolsList(rawHeaders: readonly string[]): string {
   return modern(rawHeaders, 'tools/list', { _meta: meta() });
 }
-
-/** `=?base64?<text as base64>?=`: how a client sends a header value it cannot send as is. */
-const sentinel = (text: string): string => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
 describe('headerValues', () => {
   it('returns every value of a name in order, matching the name in any case', () => {
@@ -97,9 +87,7 @@ describe('checkModernHeaders: the fixed headers', () => {
   });
 
   it('leaves a body without a _meta protocol version to the _meta check', () => {
-    expect(modern(['MCP-Protocol-Version', '2026-07-28', 'Mcp-Method', 'tools/list'], 'tools/list', {})).toBe(
-      'accepted',
-    );
+    expect(modern(modernHeaderList('tools/list'), 'tools/list', {})).toBe('accepted');
   });
 
   it('refuses a request without Mcp-Method', () => {
@@ -124,63 +112,40 @@ describe('checkModernHeaders: the fixed headers', () => {
   });
 
   it('refuses a tools/call without Mcp-Name', () => {
-    const headers = ['MCP-Protocol-Version', '2026-07-28', 'Mcp-Method', 'tools/call'];
+    const headers = modernHeaderList('tools/call');
     expect(modern(headers, 'tools/call', { name: 'get_weather', _meta: meta() })).toBe(
       'Header mismatch: Mcp-Name is missing',
     );
   });
 
   it('refuses an Mcp-Name that differs from params.name on tools/call', () => {
-    const headers = [
-      'MCP-Protocol-Version',
-      '2026-07-28',
-      'Mcp-Method',
-      'tools/call',
-      'Mcp-Name',
-      'get_time',
-    ];
+    const headers = modernHeaderList('tools/call', 'get_time');
     expect(modern(headers, 'tools/call', { name: 'get_weather', _meta: meta() })).toBe(
       'Header mismatch: Mcp-Name does not match the body',
     );
   });
 
   it('refuses an Mcp-Name that differs from params.name on prompts/get', () => {
-    const headers = [
-      'MCP-Protocol-Version',
-      '2026-07-28',
-      'Mcp-Method',
-      'prompts/get',
-      'Mcp-Name',
-      'farewell',
-    ];
+    const headers = modernHeaderList('prompts/get', 'farewell');
     expect(modern(headers, 'prompts/get', { name: 'greeting', _meta: meta() })).toBe(
       'Header mismatch: Mcp-Name does not match the body',
     );
   });
 
   it('holds Mcp-Name to params.uri on resources/read', { tags: ['threat-model'] }, () => {
-    const headers = [
-      'MCP-Protocol-Version',
-      '2026-07-28',
-      'Mcp-Method',
-      'resources/read',
-      'Mcp-Name',
-      'file:///a.txt',
-    ];
+    const headers = modernHeaderList('resources/read', 'file:///a.txt');
     expect(modern(headers, 'resources/read', { uri: 'file:///a.txt', _meta: meta() })).toBe('accepted');
   });
 
   it('refuses an Mcp-Name when the body name is not a string', () => {
-    const headers = ['MCP-Protocol-Version', '2026-07-28', 'Mcp-Method', 'tools/call', 'Mcp-Name', '42'];
+    const headers = modernHeaderList('tools/call', '42');
     expect(modern(headers, 'tools/call', { name: 42, _meta: meta() })).toBe(
       'Header mismatch: Mcp-Name does not match the body',
     );
   });
 
   it('ignores Mcp-Name on a method with no name in its body', () => {
-    expect(
-      toolsList(['MCP-Protocol-Version', '2026-07-28', 'Mcp-Method', 'tools/list', 'Mcp-Name', 'anything']),
-    ).toBe('accepted');
+    expect(toolsList(modernHeaderList('tools/list', 'anything'))).toBe('accepted');
   });
 
   it('names the version header first when several headers fail', () => {
@@ -286,16 +251,7 @@ describe('checkModernHeaders: Mcp-Param headers', () => {
   });
 
   it('refuses a header when the call has no arguments at all', () => {
-    const headers = [
-      'MCP-Protocol-Version',
-      '2026-07-28',
-      'Mcp-Method',
-      'tools/call',
-      'Mcp-Name',
-      'get_weather',
-      'Mcp-Param-Region',
-      'eu',
-    ];
+    const headers = modernHeaderList('tools/call', 'get_weather', 'Mcp-Param-Region', 'eu');
     const check = checkModernHeaders({
       headers: indexHeaders(headers),
       message: {
@@ -456,15 +412,8 @@ describe('checkModernHeaders: the base64 sentinel', () => {
   });
 
   it('decodes Mcp-Name before comparing it', () => {
-    const headers = [
-      'MCP-Protocol-Version',
-      '2026-07-28',
-      'Mcp-Method',
-      'resources/read',
-      'Mcp-Name',
-      // "file:///café.txt" as UTF-8.
-      '=?base64?ZmlsZTovLy9jYWbDqS50eHQ=?=',
-    ];
+    // "file:///café.txt" as UTF-8.
+    const headers = modernHeaderList('resources/read', '=?base64?ZmlsZTovLy9jYWbDqS50eHQ=?=');
     expect(modern(headers, 'resources/read', { uri: 'file:///café.txt', _meta: meta() })).toBe('accepted');
   });
 

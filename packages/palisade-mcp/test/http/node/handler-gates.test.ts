@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { exchange, type Mounted, modernRequest, mountHandler, post } from '../../support/http-peer.js';
+import {
+  exchange,
+  type Mounted,
+  modernRequest,
+  mountHandler,
+  post,
+  refusalBody,
+} from '../../support/http-peer.js';
 
 const TOOLS_LIST = modernRequest(1, 'tools/list');
-
-function jsonError(code: number, message: string): unknown {
-  return { jsonrpc: '2.0', error: { code, message } };
-}
 
 describe('the checks before the body is read', () => {
   let mounted: Mounted;
@@ -35,7 +38,7 @@ describe('the checks before the body is read', () => {
     );
     expect(reply.statusLine).toBe('HTTP/1.1 421 Misdirected Request');
     expect(reply.headers['connection']).toBe('close');
-    expect(JSON.parse(reply.body)).toEqual(jsonError(-32600, 'Invalid request: Host not allowed'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32600, 'Invalid request: Host not allowed'));
     await reply.client.closed;
   });
 
@@ -65,7 +68,7 @@ describe('the checks before the body is read', () => {
       post(TOOLS_LIST.body, { ...TOOLS_LIST.headers, Host: ['127.0.0.1', 'localhost'] }),
     );
     expect(reply.statusLine).toBe('HTTP/1.1 400 Bad Request');
-    expect(JSON.parse(reply.body)).toEqual(jsonError(-32600, 'Invalid request: more than one Host header'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32600, 'Invalid request: more than one Host header'));
     reply.client.end();
   });
 
@@ -91,7 +94,7 @@ describe('the checks before the body is read', () => {
     );
     expect(reply.statusLine).toBe('HTTP/1.1 403 Forbidden');
     expect(reply.headers['connection']).toBe('close');
-    expect(JSON.parse(reply.body)).toEqual(jsonError(-32600, 'Invalid request: Origin not allowed'));
+    expect(JSON.parse(reply.body)).toEqual(refusalBody(-32600, 'Invalid request: Origin not allowed'));
     reply.client.end();
   });
 
@@ -119,7 +122,7 @@ describe('the checks before the body is read', () => {
       );
       expect(reply.status).toBe(505);
       expect(JSON.parse(reply.body)).toEqual(
-        jsonError(-32600, 'Invalid request: HTTP version not supported'),
+        refusalBody(-32600, 'Invalid request: HTTP version not supported'),
       );
       await reply.client.closed;
     },
@@ -162,7 +165,7 @@ describe('the checks before the body is read', () => {
       );
       expect(reply.statusLine).toBe('HTTP/1.1 406 Not Acceptable');
       expect(JSON.parse(reply.body)).toEqual(
-        jsonError(-32600, 'Invalid request: Accept must admit application/json'),
+        refusalBody(-32600, 'Invalid request: Accept must admit application/json'),
       );
       reply.client.end();
     },
@@ -189,7 +192,7 @@ describe('the checks before the body is read', () => {
       );
       expect(reply.statusLine).toBe('HTTP/1.1 415 Unsupported Media Type');
       expect(JSON.parse(reply.body)).toEqual(
-        jsonError(-32600, 'Invalid request: Content-Type must be application/json'),
+        refusalBody(-32600, 'Invalid request: Content-Type must be application/json'),
       );
       reply.client.end();
     },
@@ -214,7 +217,7 @@ describe('the checks before the body is read', () => {
     expect(reply.statusLine).toBe('HTTP/1.1 411 Length Required');
     expect(reply.headers['connection']).toBe('close');
     expect(JSON.parse(reply.body)).toEqual(
-      jsonError(-32600, 'Invalid request: Transfer-Encoding is not accepted; send Content-Length'),
+      refusalBody(-32600, 'Invalid request: Transfer-Encoding is not accepted; send Content-Length'),
     );
     await reply.client.closed;
   });
@@ -225,7 +228,9 @@ describe('the checks before the body is read', () => {
       post('', { ...TOOLS_LIST.headers, 'Content-Length': undefined }),
     );
     expect(reply.statusLine).toBe('HTTP/1.1 411 Length Required');
-    expect(JSON.parse(reply.body)).toEqual(jsonError(-32600, 'Invalid request: Content-Length is required'));
+    expect(JSON.parse(reply.body)).toEqual(
+      refusalBody(-32600, 'Invalid request: Content-Length is required'),
+    );
     reply.client.end();
   });
 
@@ -239,7 +244,7 @@ describe('the checks before the body is read', () => {
     expect(reply.statusLine).toBe('HTTP/1.1 413 Payload Too Large');
     expect(reply.headers['connection']).toBe('close');
     expect(JSON.parse(reply.body)).toEqual(
-      jsonError(-32600, 'Invalid request: message exceeds 1048576 bytes'),
+      refusalBody(-32600, 'Invalid request: message exceeds 1048576 bytes'),
     );
     await reply.client.closed;
   });

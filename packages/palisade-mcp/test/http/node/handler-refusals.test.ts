@@ -393,7 +393,7 @@ describe('a client that leaves while an asynchronous authorizeBody judges its bo
     });
     const mounted = await closeLater(
       mount((req, res) => {
-        req.once('close', () => setTimeout(leave, 20));
+        req.socket.once('close', () => setTimeout(leave, 20));
         handler(req, res);
       }),
     );

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { createHttpHandler } from '../../../src/http/node/handler.js';
 import { createServer, defineTool } from '../../../src/index.js';
 import { closeAfterEach } from '../../support/close-after-each.js';
+import { abortOf, deferred } from '../../support/deferred.js';
 import {
   ADMIT_ALL,
   type Json,
@@ -100,18 +101,9 @@ describe('responses that stream', () => {
 
 describe('a client that goes away', () => {
   function holdingServer() {
-    let finish!: (aborted: boolean) => void;
-    const finished = new Promise<boolean>((resolve) => {
-      finish = resolve;
-    });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let entered!: () => void;
-    const started = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
+    const finished = deferred<boolean>();
+    const released = deferred();
+    const started = deferred();
     const server = createServer({
       name: 'hold',
       version: '1',
@@ -120,18 +112,20 @@ describe('a client that goes away', () => {
           name: 'hold',
           inputSchema: { type: 'object' },
           handler: async (_args, ctx) => {
-            entered();
-            await Promise.race([
-              released,
-              new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve())),
-            ]);
-            finish(ctx.signal.aborted);
+            started.resolve();
+            await Promise.race([released.promise, abortOf(ctx.signal)]);
+            finished.resolve(ctx.signal.aborted);
             return { content: [] };
           },
         }),
       ],
     });
-    return { server, finished, release, started };
+    return {
+      server,
+      finished: finished.promise,
+      release: () => released.resolve(),
+      started: started.promise,
+    };
   }
 
   async function sendAndDrop(
