@@ -8,9 +8,11 @@
  * What a process has heard and not yet handed on is bounded (maxPendingChanges): a burst past it
  * (a NOTIFY storm, a slow read of payloads by reference) drops the backlog and tells the hub
  * `lost`, which ends listen streams so their clients list again; nothing grows without bound.
+ * While the LISTEN connection is down a new listen stream is refused (ensureListening).
  */
 import type { BusEvent, BusListener, Change, ChangeBus } from 'palisade-mcp';
 import type { Database } from './database.js';
+import { unavailable } from './errors.js';
 import type { Listener } from './listener.js';
 
 /** NOTIFY refuses a payload of 8,000 bytes or more; a margin for the one-character tag. */
@@ -93,6 +95,17 @@ export class PostgresChangeBus implements ChangeBus {
    */
   async ready(): Promise<void> {
     await this.#start();
+  }
+
+  /**
+   * Throws UnavailableError unless this process LISTENs now and the database answers (a change
+   * sent by reference is read through the pool): a listen stream acknowledged otherwise would
+   * hear nothing, silently. After a restart the pool and the LISTEN connection come back apart.
+   */
+  ensureListening(): void {
+    if (this.#listener.listening && this.#db.reachable) return;
+    void this.#start().catch(() => undefined);
+    throw unavailable();
   }
 
   #tell(event: BusEvent): void {

@@ -1,7 +1,7 @@
 /**
  * The adapter's connections: one bounded pg.Pool for queries, the schema every table lives in,
  * and whether the database is reachable. A connection failure marks it unreachable: from then
- * on every query fails at once with PALISADE_PG_UNAVAILABLE (nothing queues behind a dead
+ * on every query fails at once with UnavailableError (nothing queues behind a dead
  * database) while one probe retries with backoff, and the first probe that succeeds marks it
  * reachable again. The schema is created by the migrations (migrations.ts) before the first
  * query, unless the host runs them itself.
@@ -19,6 +19,8 @@ export interface DatabaseSettings {
   readonly statementTimeoutMs: number;
   readonly backoffInitialMs: number;
   readonly backoffMaxMs: number;
+  /** How often the LISTEN connection is asked whether it is alive, ms. */
+  readonly listenHealthMs: number;
   readonly migrate: boolean;
 }
 

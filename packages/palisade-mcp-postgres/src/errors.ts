@@ -1,9 +1,12 @@
-/** The adapter's one failure a caller handles: the database cannot be reached right now. */
+import { UnavailableError } from 'palisade-mcp';
+
+/** The `Retry-After` of the 503 a request that needed the database gets, seconds: about the longest reconnect backoff. */
+export const UNAVAILABLE_RETRY_AFTER_S = 2;
+
+/** The adapter's own construction error; an unreachable database is the server package's UnavailableError. */
 export type PostgresErrorCode =
-  /** No connection could be made or kept; requests that need the database are refused (503) until it is back. */
-  | 'PALISADE_PG_UNAVAILABLE'
   /** An option given to createPostgres is wrong; the message names it. */
-  | 'PALISADE_PG_INVALID_OPTION';
+  'PALISADE_PG_INVALID_OPTION';
 
 export class PalisadePostgresError extends Error {
   readonly code: PostgresErrorCode;
@@ -15,11 +18,17 @@ export class PalisadePostgresError extends Error {
   }
 }
 
-export function unavailable(): PalisadePostgresError {
-  return new PalisadePostgresError(
-    'PALISADE_PG_UNAVAILABLE',
-    'PostgreSQL is unreachable; retrying with backoff',
-  );
+/**
+ * No connection could be made or kept: the server package answers the request that needed the
+ * database 503 `postgres-unavailable` with Retry-After (JSON-RPC "Service unavailable" on stdio),
+ * and serves every request that did not.
+ */
+export function unavailable(): UnavailableError {
+  return new UnavailableError({
+    rule: 'postgres-unavailable',
+    retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_S,
+    message: 'PostgreSQL is unreachable; retrying with backoff',
+  });
 }
 
 export function invalidOption(path: string, rule: string): PalisadePostgresError {

@@ -5,8 +5,6 @@
  * event store and relay), over one bounded pool and one LISTEN connection per process.
  */
 import { randomBytes } from 'node:crypto';
-import type { Authorize } from 'palisade-mcp/http';
-import { admitWhileReachable } from './admit.js';
 import { PostgresChangeBus } from './change-bus.js';
 import { Database } from './database.js';
 import { invalidOption, unavailable } from './errors.js';
@@ -17,9 +15,8 @@ import { PostgresRelay } from './relay.js';
 import { PostgresSessionStore } from './session-store.js';
 import { PostgresTaskStore } from './task-store.js';
 
-export { UNAVAILABLE_RETRY_AFTER_S } from './admit.js';
 export { NOTIFY_INLINE_BYTES, PAYLOAD_RETENTION_MS, PostgresChangeBus } from './change-bus.js';
-export { PalisadePostgresError, type PostgresErrorCode } from './errors.js';
+export { PalisadePostgresError, type PostgresErrorCode, UNAVAILABLE_RETRY_AFTER_S } from './errors.js';
 export { PostgresEventStore } from './event-store.js';
 export { MIGRATIONS, type Migration } from './migrations.js';
 export { PostgresRelay } from './relay.js';
@@ -41,6 +38,12 @@ export interface PostgresOptions {
   readonly backoffInitialMs?: number;
   /** Longest reconnect delay, ms. Default 2,000. */
   readonly backoffMaxMs?: number;
+  /**
+   * How often this process's LISTEN connection is asked `SELECT 1`, ms: a database that stops
+   * answering without closing the socket ends listen streams within this plus `connectTimeoutMs`.
+   * Default 5,000.
+   */
+  readonly listenHealthMs?: number;
   /** Create or update the schema before the first query. Default true; false: the host runs `migrate()`. */
   readonly migrate?: boolean;
   /** How long a task is kept after creation, ms. Default 3,600,000. */
@@ -64,12 +67,11 @@ export interface Postgres {
   readonly relay: PostgresRelay;
   /** Whether the database answered last time it was asked. */
   readonly reachable: boolean;
-  /** An `authorize` that answers 503 `postgres-unavailable` while the database is unreachable, else defers to `next`. */
-  admit(next?: Authorize): Authorize;
   /**
    * Resolves once the database answered (its schema migrated, unless `migrate: false`) and this
    * process LISTENs for changes, replies and cancels. Await it before serving: a listen stream
-   * acknowledged earlier could miss a change made meanwhile. Rejects PALISADE_PG_UNAVAILABLE.
+   * acknowledged earlier could miss a change made meanwhile. Rejects UnavailableError
+   * (`PALISADE_ERR_UNAVAILABLE`).
    */
   ready(): Promise<void>;
   /** Applies the schema's migrations now; answers the names applied. */
@@ -99,6 +101,7 @@ export function createPostgres(options: PostgresOptions): Postgres {
     'statementTimeoutMs',
     'backoffInitialMs',
     'backoffMaxMs',
+    'listenHealthMs',
     'migrate',
     'taskTtlMs',
     'taskPollIntervalMs',
@@ -120,6 +123,7 @@ export function createPostgres(options: PostgresOptions): Postgres {
     statementTimeoutMs: integer(options.statementTimeoutMs, 'statementTimeoutMs', 10_000, 1, 3_600_000),
     backoffInitialMs: integer(options.backoffInitialMs, 'backoffInitialMs', 100, 1, 60_000),
     backoffMaxMs: integer(options.backoffMaxMs, 'backoffMaxMs', 2_000, 1, 600_000),
+    listenHealthMs: integer(options.listenHealthMs, 'listenHealthMs', 5_000, 10, 600_000),
     migrate: options.migrate ?? true,
   });
   const origin = randomBytes(8).toString('hex');
@@ -140,12 +144,11 @@ export function createPostgres(options: PostgresOptions): Postgres {
     get reachable() {
       return db.reachable;
     },
-    admit: (next) => admitWhileReachable(db, next),
     migrate: () => applyMigrations(db.pool, schema),
     ready: async () => {
       await db.query('SELECT 1');
       await Promise.all([bus.ready(), relay.ready()]);
-      if (!db.reachable) throw unavailable();
+      if (!db.reachable || !listener.listening) throw unavailable();
     },
     listenerName: listener.applicationName,
     close: async () => {

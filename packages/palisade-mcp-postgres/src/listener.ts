@@ -4,6 +4,11 @@
  * every channel's subscribers are told (`lost`: notifications may have been missed), the
  * database is marked unreachable, and it reconnects with backoff and LISTENs again, telling
  * `regained` subscribers so they can read back what they may have missed.
+ *
+ * A dropped connection is not only one the driver reports ('error' or 'end'): a database that
+ * stops answering without closing the socket (a frozen host, a partition) reports nothing for as
+ * long as TCP keeps the socket, hours. So the connection is asked `SELECT 1` every
+ * `listenHealthMs`, and one not answered within `connectTimeoutMs` counts as dropped.
  */
 import pg from 'pg';
 import { Backoff } from './backoff.js';
@@ -21,6 +26,7 @@ export class Listener {
   #client: pg.Client | undefined;
   #starting: Promise<void> | undefined;
   #retry: NodeJS.Timeout | undefined;
+  #health: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(db: Database, name: string) {
@@ -32,6 +38,11 @@ export class Listener {
   /** The name this process's LISTEN connection shows in pg_stat_activity.application_name. */
   get applicationName(): string {
     return this.#name;
+  }
+
+  /** Whether the connection is up and LISTENing: a subscriber added now hears what is sent next. */
+  get listening(): boolean {
+    return this.#client !== undefined;
   }
 
   /** Subscribes to a channel; resolves once the LISTEN is in place (or the first attempt failed). */
@@ -102,12 +113,39 @@ export class Listener {
     this.#retry = undefined;
     this.#client = client;
     this.#backoff.reset();
+    this.#checkLater(client);
     if (wasLost) for (const handler of [...this.#regained]) handler();
+  }
+
+  /** The next health query on `client`, while it is the connection in use. */
+  #checkLater(client: pg.Client): void {
+    this.#health = setTimeout(() => void this.#check(client), this.#db.settings.listenHealthMs);
+    this.#health.unref();
+  }
+
+  async #check(client: pg.Client): Promise<void> {
+    if (this.#client !== client) return;
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.#db.settings.connectTimeoutMs);
+    });
+    const answered = await Promise.race([
+      client.query('SELECT 1').then(
+        () => true,
+        () => false,
+      ),
+      silent,
+    ]);
+    clearTimeout(timer);
+    if (this.#client !== client) return;
+    if (answered) this.#checkLater(client);
+    else this.#drop(client);
   }
 
   #drop(client: pg.Client): void {
     if (this.#client !== client) return;
     this.#client = undefined;
+    clearTimeout(this.#health);
     client.removeAllListeners('notification');
     void client.end().catch(() => undefined);
     if (this.#closed) return;
@@ -126,6 +164,7 @@ export class Listener {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retry);
+    clearTimeout(this.#health);
     const client = this.#client;
     this.#client = undefined;
     await client?.end().catch(() => undefined);

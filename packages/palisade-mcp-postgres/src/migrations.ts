@@ -86,6 +86,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Creation order for list cursors: created_ms ties within a millisecond, a sequence does not.
+    name: '0002-tasks-listed-by-principal-in-creation-order',
+    sql: (s) => `
+      ALTER TABLE ${s}.tasks ADD COLUMN seq bigserial;
+      CREATE INDEX tasks_by_principal ON ${s}.tasks (principal, seq);
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded in `schema`; safe to run from many processes at once. */

@@ -3,10 +3,18 @@
  * the principal and the expiry in its WHERE clause, so another principal's task and an expired
  * one are the same missing row, and a terminal task is never changed (the update's WHERE says so:
  * two processes racing to finish one task cannot both win). Expired rows are deleted now and then
- * by `create`, a bounded batch at a time.
+ * by `create`, a bounded batch at a time. `list` pages in creation order by a sequence column,
+ * the principal and expiry in its WHERE too.
  */
 import { randomUUID } from 'node:crypto';
-import type { JsonObject, TaskChange, TaskRecord, TaskStore } from 'palisade-mcp';
+import {
+  type JsonObject,
+  MAX_PAGE_SIZE,
+  type TaskChange,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStore,
+} from 'palisade-mcp';
 import type { Database } from './database.js';
 
 interface TaskRow {
@@ -25,6 +33,8 @@ interface TaskRow {
 
 const COLUMNS =
   'task_id, status, created_ms, updated_ms, ttl_ms, poll_interval_ms, status_message, result, error, input_requests, work';
+/** A list cursor this store issues: the `seq` of the last task a page gave. */
+const CURSOR = /^s([0-9]{1,18})$/;
 /** Every this many creates, one bounded sweep of expired rows. */
 const SWEEP_EVERY = 256;
 const SWEEP_BATCH = 1_000;
@@ -114,6 +124,27 @@ export class PostgresTaskStore implements TaskStore {
       ],
     );
     return changed.rowCount === 1;
+  }
+
+  /** One more row than the page is read: its presence is what says a next page exists. */
+  async list(principal: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
+    let after = '0';
+    if (cursor !== undefined) {
+      const matched = CURSOR.exec(cursor);
+      if (matched === null) return undefined;
+      after = matched[1] as string;
+    }
+    const size = Math.max(1, Math.min(Math.trunc(limit) || 1, MAX_PAGE_SIZE));
+    const found = await this.#db.query<TaskRow & { seq: string }>(
+      `SELECT ${COLUMNS}, seq FROM ${this.#db.table('tasks')}
+       WHERE principal = $1 AND expires_ms > $2 AND seq > $3
+       ORDER BY seq LIMIT $4`,
+      [principal, Date.now(), after, size + 1],
+    );
+    const rows = found.rows.slice(0, size);
+    const tasks = rows.map(record);
+    if (found.rows.length <= size) return { tasks };
+    return { tasks, nextCursor: `s${(rows.at(-1) as { seq: string }).seq}` };
   }
 
   /** Deletes up to a batch of expired tasks; answers how many. */

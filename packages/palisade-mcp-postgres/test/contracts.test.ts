@@ -15,7 +15,7 @@ import {
   CONTRACT_TASK_TTL_MS,
   taskStoreContract,
 } from '../../palisade-mcp/test/shared/task-store-contract.js';
-import { createPostgres, type Postgres, type PostgresOptions } from '../src/index.js';
+import { createPostgres, MIGRATIONS, type Postgres, type PostgresOptions } from '../src/index.js';
 import { type RunningPostgres, startPostgres } from './support/embedded-postgres.js';
 
 let database: RunningPostgres;
@@ -70,7 +70,7 @@ changeBusContract('postgres', async () => {
 });
 
 describe('migrations', () => {
-  test('the schema is created by the named migration once, however many processes apply it at once', async () => {
+  test('the schema is created by the named migrations, each once, however many processes apply them at once', async () => {
     const schema = 'migrated_once';
     const fleet = [
       open(schema, { migrate: false }),
@@ -78,12 +78,14 @@ describe('migrations', () => {
       open(schema, { migrate: false }),
     ];
     const applied = await Promise.all(fleet.map((one) => one.migrate()));
-    expect(applied.flat()).toEqual(['0001-create-tasks-sessions-events-relay-and-change-payloads']);
+    const names = MIGRATIONS.map((migration) => migration.name);
+    expect(names[0]).toBe('0001-create-tasks-sessions-events-relay-and-change-payloads');
+    expect(applied.flat().sort()).toEqual(names);
     const admin = new pg.Client(database.url);
     await admin.connect();
     try {
-      const rows = await admin.query(`SELECT name FROM ${schema}.schema_migrations`);
-      expect(rows.rows).toEqual([{ name: '0001-create-tasks-sessions-events-relay-and-change-payloads' }]);
+      const rows = await admin.query(`SELECT name FROM ${schema}.schema_migrations ORDER BY name`);
+      expect(rows.rows).toEqual(names.map((name) => ({ name })));
     } finally {
       await admin.end();
     }

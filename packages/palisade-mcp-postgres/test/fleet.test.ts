@@ -30,6 +30,26 @@ function legacyPost(port: number, message: object, session?: string): Promise<Re
   return fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers, body: JSON.stringify(message) });
 }
 
+/** Starts a 2025-11-25 session on `port` (initialize, then initialized): its id. */
+async function startSession(port: number): Promise<string> {
+  const init = await legacyPost(port, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'fleet-test', version: '1' } },
+  });
+  expect(init.status).toBe(200);
+  await init.text();
+  const session = init.headers.get('mcp-session-id') as string;
+  const initialized = await legacyPost(
+    port,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    session,
+  );
+  expect(initialized.status).toBe(202);
+  return session;
+}
+
 let database: RunningPostgres;
 let a: ServerProcess;
 let b: ServerProcess;
@@ -57,7 +77,7 @@ describe('two processes sharing PostgreSQL', () => {
     );
   });
 
-  test('a task created through A is read and cancelled through B', async () => {
+  test('a task created through A is read, listed and cancelled through B', async () => {
     const created = await modern(
       a.port,
       'tools/call',
@@ -68,6 +88,10 @@ describe('two processes sharing PostgreSQL', () => {
     expect(task).toMatchObject({ resultType: 'task', status: 'working' });
     const read = await modern(b.port, 'tasks/get', { taskId: task.taskId }, TASKS_EXTENSION);
     expect(read.body?.['result']).toMatchObject({ taskId: task.taskId, status: 'working' });
+    const listed = JSON.parse(
+      toolText(await modern(b.port, 'tools/call', { name: 'my-tasks', arguments: {} })),
+    );
+    expect(listed).toContainEqual({ taskId: task.taskId, status: 'working' });
     const cancelled = await modern(b.port, 'tasks/cancel', { taskId: task.taskId }, TASKS_EXTENSION);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toHaveProperty('result');
@@ -154,6 +178,31 @@ describe('two processes sharing PostgreSQL', () => {
       });
     } finally {
       call.close();
+    }
+  });
+
+  test('a 2025-11-25 session subscribed to a resource on A is told of its update made on B', async () => {
+    const session = await startSession(a.port);
+    const subscribed = await legacyPost(
+      a.port,
+      { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'test://watched' } },
+      session,
+    );
+    expect(subscribed.status).toBe(200);
+    await subscribed.text();
+    const stream = await openStream(a.port, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-protocol-version': LEGACY, 'mcp-session-id': session },
+    });
+    try {
+      expect(stream.status).toBe(200);
+      expect(toolText(await modern(b.port, 'tools/call', { name: 'touch', arguments: {} }))).toBe(
+        'touched by B',
+      );
+      const updated = await stream.until((event) => event['method'] === 'notifications/resources/updated');
+      expect(updated['params']).toEqual({ uri: 'test://watched' });
+    } finally {
+      stream.close();
     }
   });
 

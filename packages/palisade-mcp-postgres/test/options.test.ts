@@ -1,9 +1,10 @@
 /**
  * createPostgres checks its options once, by name, and a database that cannot be reached turns
- * into a named refusal: `ready()` rejects PALISADE_PG_UNAVAILABLE and `admit()` answers 503 with
- * Retry-After and the rule `postgres-unavailable`, never the host's authorize. No database runs
+ * into a named refusal: `ready()`, a store and a new listen stream fail with the server package's
+ * UnavailableError (`postgres-unavailable`, Retry-After 2), which it answers 503. No database runs
  * here: the unreachable one is a port nothing listens on.
  */
+import { UnavailableError } from 'palisade-mcp';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createPostgres, type Postgres, type PostgresOptions } from '../src/index.js';
 import { freePort } from './support/embedded-postgres.js';
@@ -12,8 +13,6 @@ const opened: Postgres[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((one) => one.close()));
 });
-
-const REQUEST = { method: 'POST', target: '/mcp', headers: {}, rawHeaders: [], remoteAddress: '127.0.0.1' };
 
 describe('createPostgres options', () => {
   test.each([
@@ -28,6 +27,10 @@ describe('createPostgres options', () => {
     ],
     [{ connectionString: 'postgres://x', migrate: 'yes' }, 'option "migrate" must be a boolean'],
     [{ connectionString: 'postgres://x', poolSize: 3 }, 'option "poolSize" is not an option'],
+    [
+      { connectionString: 'postgres://x', listenHealthMs: 0 },
+      'option "listenHealthMs" must be an integer from 10',
+    ],
   ])('%j is refused by name', (options, message) => {
     expect(() => createPostgres(options as unknown as PostgresOptions)).toThrow(message);
     try {
@@ -50,42 +53,35 @@ describe('an unreachable database', () => {
     return shared;
   }
 
-  test('ready() rejects with PALISADE_PG_UNAVAILABLE, naming no address or driver text', async () => {
+  test('ready() rejects with PALISADE_ERR_UNAVAILABLE, naming no address or driver text', async () => {
     const shared = await unreachable();
     const failure = await shared.ready().then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(failure).toMatchObject({
-      code: 'PALISADE_PG_UNAVAILABLE',
+      code: 'PALISADE_ERR_UNAVAILABLE',
       message: 'PostgreSQL is unreachable; retrying with backoff',
     });
     expect(shared.reachable).toBe(false);
   });
 
-  test("admit() answers 503 postgres-unavailable with Retry-After while unreachable, and the host's authorize is not asked", async () => {
+  test('a query while unreachable fails at once with an UnavailableError the server answers 503 postgres-unavailable', async () => {
     const shared = await unreachable();
     await shared.ready().catch(() => undefined);
-    let asked = 0;
-    const admit = shared.admit(() => {
-      asked += 1;
-      return { ok: true };
-    });
-    expect(await admit(REQUEST)).toEqual({
-      ok: false,
-      status: 503,
-      headers: { 'retry-after': '2' },
-      rule: 'postgres-unavailable',
-      reason: 'PostgreSQL is unreachable; the adapter is reconnecting',
-    });
-    expect(asked).toBe(0);
+    const failure = await Promise.resolve()
+      .then(() => shared.tasks.get('some-task', ''))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(failure).toBeInstanceOf(UnavailableError);
+    expect(failure).toMatchObject({ rule: 'postgres-unavailable', retryAfterSeconds: 2 });
   });
 
-  test("admit() defers to the host's authorize while the database is reachable", async () => {
+  test('a listen stream is refused while this process does not LISTEN', async () => {
     const shared = await unreachable();
-    const admit = shared.admit(() => ({ ok: false, status: 401, rule: 'host-says-no' }));
-    // Nothing has failed yet: the adapter has no reason to think the database is down.
-    expect(await admit(REQUEST)).toEqual({ ok: false, status: 401, rule: 'host-says-no' });
-    expect(await shared.admit()(REQUEST)).toEqual({ ok: true });
+    await shared.ready().catch(() => undefined);
+    expect(() => shared.bus.ensureListening()).toThrow(UnavailableError);
   });
 });

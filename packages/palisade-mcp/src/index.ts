@@ -21,6 +21,7 @@ export {
 export type { StandardJSONSchemaV1 } from './catalog/standard-schema.js';
 export type {
   TaskChange,
+  TaskPage,
   TaskRecord,
   TaskStatus,
   TaskStore,
@@ -128,6 +129,7 @@ export type {
   HttpTransportRule,
   StdioRefusalRule,
 } from './telemetry/refusal-rules.js';
+export { MAX_RETRY_AFTER_S, UnavailableError, type UnavailableInit } from './unavailable.js';
 export {
   HEADER_MISMATCH,
   INTERNAL_ERROR,

@@ -6,7 +6,7 @@
  * PostgreSQL cannot bind port 0, so a free port is found first by binding a socket to 0.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -23,6 +23,26 @@ export interface RunningPostgres {
   start(): Promise<void>;
   /** Stops it and removes its data. */
   destroy(): Promise<void>;
+  /** The server's processes (postmaster and its backends), to freeze with SIGSTOP and thaw with SIGCONT. */
+  processes(): number[];
+}
+
+/** The postmaster's id from its pid file, and every process whose parent it is (from /proc). */
+function serverProcesses(databaseDir: string): number[] {
+  const postmaster = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      // The fourth field of /proc/N/stat is the parent; the name before it is in parentheses.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === postmaster) children.push(Number(entry));
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return [postmaster, ...children];
 }
 
 export async function freePort(): Promise<number> {
@@ -97,6 +117,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
     port,
     stop: () => server.stop(),
     start: () => server.start(),
+    processes: () => serverProcesses(databaseDir),
     destroy: async () => {
       await server.stop();
       await rm(databaseDir, { recursive: true, force: true });

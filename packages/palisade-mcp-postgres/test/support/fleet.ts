@@ -40,7 +40,10 @@ export async function spawnServer(
   });
   const ready = await new Promise<{ ready: number; pid: number }>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${label} did not start: ${errors}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${label} did not start within 60 s: ${errors}`)),
+      60_000,
+    );
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((one) => one.startsWith('{'));
@@ -153,6 +156,7 @@ export function toolText(reply: Reply): string {
 export interface Stream {
   readonly events: Json[];
   readonly status: number;
+  readonly headers: Headers;
   /** Resolves when an event matches (or rejects after `ms`). */
   until(match: (event: Json) => boolean, ms?: number): Promise<Json>;
   /** Resolves when the server ended the response. */
@@ -199,6 +203,7 @@ export async function openStream(
   return {
     events,
     status: response.status,
+    headers: response.headers,
     ended,
     until: (match, ms = 15_000) =>
       new Promise<Json>((resolve, reject) => {
@@ -227,6 +232,26 @@ export async function openStream(
 
 /** Opens a 2026-07-28 listen stream for tool list changes and waits for its acknowledgement. */
 export async function listen(port: number): Promise<Stream> {
+  const stream = await openListen(port);
+  await stream.until((event) => event['method'] === 'notifications/subscriptions/acknowledged');
+  return stream;
+}
+
+/** Resolves with `promise`, or rejects naming `what` once `ms` have passed: no wait in a test is unbounded. */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const lapse = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, lapse]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Sends a 2026-07-28 listen request for tool list changes; the stream as answered, acknowledged or not. */
+export async function openListen(port: number): Promise<Stream> {
   const id = nextId++;
   const body = JSON.stringify({
     jsonrpc: '2.0',
@@ -250,6 +275,5 @@ export async function listen(port: number): Promise<Stream> {
     },
     body,
   });
-  await stream.until((event) => event['method'] === 'notifications/subscriptions/acknowledged');
   return stream;
 }

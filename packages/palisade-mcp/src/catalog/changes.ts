@@ -33,4 +33,10 @@ export interface ChangeBus {
   publish(change: Change): void | Promise<void>;
   /** Adds a subscriber; answers the undo. Events reach it in the order one publisher sent them. */
   subscribe(listener: BusListener): () => void;
+  /**
+   * Optional: throws an UnavailableError when a subscriber added now would not hear what is
+   * published next (the bus's connection is down and reconnecting). Asked before a 2026-07-28
+   * listen stream is acknowledged, which is then refused (503 over HTTP) instead.
+   */
+  ensureListening?(): void;
 }

@@ -7,9 +7,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { invalidOption } from '../errors.js';
-import { MAX_TASK_TTL_MS } from '../limits.js';
+import { MAX_PAGE_SIZE, MAX_TASK_TTL_MS } from '../limits.js';
 import { isPlainObject, refuseUnknownKeys, requireInteger } from '../options.js';
-import type { TaskChange, TaskRecord, TaskStore } from './task-store.js';
+import type { TaskChange, TaskPage, TaskRecord, TaskStore } from './task-store.js';
 import type { JsonObject } from './types.js';
 
 export interface MemoryTaskStoreOptions {
@@ -24,8 +24,13 @@ export interface MemoryTaskStoreOptions {
 interface Held {
   readonly principal: string;
   readonly expiresAt: number;
+  /** Creation order, for list cursors: a cursor names the last task a page gave. */
+  readonly seq: number;
   task: TaskRecord;
 }
+
+/** A list cursor this store issues: the creation number of the last task given. */
+const CURSOR = /^t([0-9]{1,15})$/;
 
 export function isTerminalStatus(status: TaskRecord['status']): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
@@ -41,6 +46,7 @@ export class MemoryTaskStore implements TaskStore {
   readonly #ttlMs: number;
   readonly #maxTasks: number;
   readonly #pollIntervalMs: number;
+  #created = 0;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     if (!isPlainObject(options)) throw invalidOption('MemoryTaskStore options', 'must be a plain object');
@@ -68,8 +74,34 @@ export class MemoryTaskStore implements TaskStore {
       const oldest = this.#tasks.keys().next().value;
       if (oldest !== undefined) this.#tasks.delete(oldest);
     }
-    this.#tasks.set(task.taskId, { principal, expiresAt: now + this.#ttlMs, task });
+    this.#created += 1;
+    this.#tasks.set(task.taskId, { principal, expiresAt: now + this.#ttlMs, seq: this.#created, task });
     return task;
+  }
+
+  /** Walks the tasks in creation order (the Map's), dropping expired ones as it passes them. */
+  list(principal: string, cursor: string | undefined, limit: number): TaskPage | undefined {
+    let after = 0;
+    if (cursor !== undefined) {
+      const matched = CURSOR.exec(cursor);
+      if (matched === null) return undefined;
+      after = Number(matched[1]);
+    }
+    const size = Math.max(1, Math.min(Math.trunc(limit) || 1, MAX_PAGE_SIZE));
+    const now = Date.now();
+    const tasks: TaskRecord[] = [];
+    let last = 0;
+    for (const [taskId, held] of this.#tasks) {
+      if (held.expiresAt <= now) {
+        this.#tasks.delete(taskId);
+        continue;
+      }
+      if (held.seq <= after || held.principal !== principal) continue;
+      if (tasks.length === size) return { tasks, nextCursor: `t${last}` };
+      tasks.push(held.task);
+      last = held.seq;
+    }
+    return { tasks };
   }
 
   #held(taskId: string, principal: string): Held | undefined {

@@ -48,6 +48,13 @@ export interface TaskChange {
   readonly work: JsonObject;
 }
 
+/** One page of a principal's tasks, oldest first. */
+export interface TaskPage {
+  readonly tasks: readonly TaskRecord[];
+  /** Present when more may follow: given back as `cursor`, the next page starts after this one. */
+  readonly nextCursor?: string;
+}
+
 /**
  * The host's task store. Every method may be async. Palisade calls it with the principal the
  * request acts for; a task of another principal must look exactly like a missing one.
@@ -62,6 +69,19 @@ export interface TaskStore {
    * terminal (`completed`, `failed`, `cancelled`): then it changes nothing and returns false.
    */
   update(taskId: string, principal: string, change: TaskChange): boolean | Promise<boolean>;
+  /**
+   * At most `limit` of `principal`'s tasks not past their TTL, oldest first, after `cursor`
+   * (undefined: from the first); undefined for a cursor this store did not issue. Both built-in
+   * stores have it, for a host's own views of a caller's tasks (a page, a tool). It is optional
+   * because no revision Palisade serves tasks on lists them on the wire: SEP-2663 left
+   * `tasks/list` out (a list needs a caller scope the protocol does not define), and 2025-11-25's
+   * tasks design is not implemented (docs/will-not-implement.md).
+   */
+  list?(
+    principal: string,
+    cursor: string | undefined,
+    limit: number,
+  ): TaskPage | undefined | Promise<TaskPage | undefined>;
 }
 
 export interface TasksOptions {

@@ -19,7 +19,9 @@ import {
   MODERN_REVISION,
 } from '../revisions.js';
 import type { Server } from '../server.js';
-import { HEADER_MISMATCH } from '../wire/codes.js';
+import type { HostRuleName } from '../telemetry/refusal-rules.js';
+import type { UnavailableError } from '../unavailable.js';
+import { HEADER_MISMATCH, INTERNAL_ERROR } from '../wire/codes.js';
 import { encodeMessage } from '../wire/encode.js';
 import {
   classify,
@@ -185,6 +187,8 @@ class HttpAnswer implements ExchangeIO {
   /** Nothing more is written: the client went away, or the writer gave up on it. */
   #gone = false;
   #status = 200;
+  /** A shared store could not serve this request now: answered 503 with its Retry-After. */
+  #unavailable: UnavailableError | undefined = undefined;
 
   constructor(input: AnswerInput, res: ServerResponse, modern: boolean) {
     this.auth = input.auth;
@@ -221,6 +225,10 @@ class HttpAnswer implements ExchangeIO {
     this.#abort();
   }
 
+  unavailable(error: UnavailableError): void {
+    this.#unavailable = error;
+  }
+
   emit(notification: JsonRpcNotification): void {
     if (this.#gone || !this.#input.mayStream) return;
     const encoded = encodeMessage(notification);
@@ -253,6 +261,19 @@ class HttpAnswer implements ExchangeIO {
       return;
     }
     this.#status = statusOf(response, stage);
+    let headers: Record<string, string> | undefined;
+    const unavailable = this.#unavailable;
+    if (unavailable !== undefined) {
+      // Its rule and Retry-After were checked when the error was made (unavailable.ts).
+      if (writer?.started !== true) {
+        this.#status = 503;
+        headers = { 'retry-after': String(unavailable.retryAfterSeconds) };
+      }
+      report(
+        this.#input,
+        lateRefusal(unavailable.rule as HostRuleName, this.#status, INTERNAL_ERROR, 'Service unavailable'),
+      );
+    }
     let encoded = encodeMessage(response);
     if (!encoded.ok) {
       this.#input.reportFault(`a response could not be serialized: ${encoded.reason}`, undefined);
@@ -269,7 +290,7 @@ class HttpAnswer implements ExchangeIO {
       // small answer the connection took whole leaves nothing to watch. An `end` a front has
       // replaced (compression middleware ends the response only once its stream has) is not
       // ended yet, and nothing is queued yet either: it is watched.
-      writeJson(res, this.#status, text);
+      writeJson(res, this.#status, text, headers);
       if (res.writableLength > 0 || !res.writableEnded) this.#writerOf().watchEnd();
     }
   }

@@ -69,6 +69,14 @@ export class ChangeHub {
     };
   }
 
+  /**
+   * Throws the bus's UnavailableError when a listener added now would not hear changes (a shared
+   * bus whose connection is down), so a listen stream is refused rather than acknowledged deaf.
+   */
+  ensureListening(): void {
+    this.#bus.ensureListening?.();
+  }
+
   #deliver(event: BusEvent): void {
     // A copy: a listener that ends its subscription while being told must not skip another.
     const listeners = [...this.#listeners];

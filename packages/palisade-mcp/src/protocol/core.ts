@@ -20,6 +20,7 @@ import {
   type Revision,
 } from '../revisions.js';
 import type { TraceContext } from '../telemetry/dispatch-channel.js';
+import { UnavailableError } from '../unavailable.js';
 import { INVALID_REQUEST } from '../wire/codes.js';
 import {
   classify,
@@ -30,7 +31,13 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from '../wire/jsonrpc.js';
-import { internalError, invalidParams, methodNotFound, missingClientCapability } from './errors.js';
+import {
+  internalError,
+  invalidParams,
+  methodNotFound,
+  missingClientCapability,
+  serviceUnavailable,
+} from './errors.js';
 import { type ContextInput, isLogLevel, openContext } from './handler-context.js';
 import {
   definedCapabilities,
@@ -66,6 +73,12 @@ export interface ExchangeIO {
   emit(notification: JsonRpcNotification): void;
   /** A host fault, for the host's own log. Never reaches the client. */
   reportFault(description: string, cause: unknown): void;
+  /**
+   * Told, before the response settles, that a shared store or bus could not serve this request
+   * now (UnavailableError): HTTP answers it 503 with the error's Retry-After and rule. Absent on
+   * stdio, where the JSON-RPC error alone says it.
+   */
+  readonly unavailable?: (error: UnavailableError) => void;
   /**
    * Sends one round of input requests to the client and settles with its answers (never
    * rejects). Lent only by an HTTP session, the one place a handshake-revision request can reach
@@ -334,6 +347,12 @@ function listen(
 ): Exchange {
   const filter = readFilter(server, id, params);
   if (!filter.ok) return { state, response: Promise.resolve(filter.error), stage: 'method' };
+  // A shared bus that cannot hear right now: no acknowledgement the stream could not keep.
+  try {
+    server.changes.ensureListening();
+  } catch (error) {
+    return { state, response: Promise.resolve(refuseListen(id, io, error)), stage: 'method' };
+  }
   const running = runListen(server, id, filter.honoured, io);
   if ('refused' in running) return { state, response: Promise.resolve(running.refused), stage: 'method' };
   const response = running.ended.then((ended): JsonRpcResponse | undefined =>
@@ -533,8 +552,29 @@ async function askClient(
   }
 }
 
-/** A contract the host broke: its description to the host's log, -32603 to the client. */
+/** A bus that cannot hear now refuses the stream (503 over HTTP); one that throws anything else is a host fault. */
+function refuseListen(id: RequestId, io: ExchangeIO, error: unknown): JsonRpcResponse {
+  if (error instanceof UnavailableError) {
+    io.unavailable?.(error);
+    return serviceUnavailable(id);
+  }
+  io.reportFault('notifications.bus.ensureListening threw', error);
+  return internalError(id);
+}
+
+/**
+ * A contract the host broke: its description to the host's log, -32603 to the client. A shared
+ * store that is only unreachable for now (UnavailableError) is no broken contract: the transport
+ * is told, so HTTP answers 503 with Retry-After, and the host's log gets a refusal, not a fault.
+ */
 function hostFault(request: JsonRpcRequest, io: ExchangeIO, error: unknown): JsonRpcResponse {
+  // Thrown by a store Palisade called, or by one the host's handler called (then wrapped).
+  const unavailable =
+    error instanceof HostFault && error.cause instanceof UnavailableError ? error.cause : error;
+  if (unavailable instanceof UnavailableError) {
+    io.unavailable?.(unavailable);
+    return serviceUnavailable(request.id);
+  }
   const description =
     error instanceof HostFault ? error.description : `${request.method} failed in host code`;
   io.reportFault(description, error instanceof HostFault ? error.cause : error);

@@ -24,6 +24,11 @@ export function internalError(id: RequestId | undefined): JsonRpcError {
   return errorResponse(id, INTERNAL_ERROR, 'Internal error');
 }
 
+/** A shared store or bus is unreachable for now (UnavailableError); HTTP answers it 503. */
+export function serviceUnavailable(id: RequestId): JsonRpcError {
+  return errorResponse(id, INTERNAL_ERROR, 'Service unavailable');
+}
+
 /** The request needs a client capability it did not declare; `data.requiredCapabilities` names what is lacked. */
 export function missingClientCapability(
   id: RequestId,

@@ -4,8 +4,9 @@
  *
  *   0  errors, limits,     the error classes, the named bounds, the revisions, and quoting outside
  *      revisions, quote    text for a message: import nothing of ours
- *   1  wire                bytes to JSON and back, the JSON-RPC envelope, the MCP headers: what a
- *                          client shares with the server (`palisade-mcp/wire`), below every other part
+ *   1  wire, unavailable   bytes to JSON and back, the JSON-RPC envelope, the MCP headers: what a
+ *                          client shares with the server (`palisade-mcp/wire`), below every other part;
+ *                          and the error a shared store throws while its state is unreachable
  *   2  options, telemetry  option checking; the dispatch channel and the log adapters
  *   3  catalog             the host's declarations, checked
  *   4  protocol            the pure message core, over catalog and wire
@@ -41,6 +42,7 @@ const LEVELS: Readonly<Record<string, number>> = {
   quote: 0,
   revisions: 0,
   wire: 1,
+  unavailable: 1,
   options: 2,
   telemetry: 2,
   catalog: 3,

@@ -96,19 +96,25 @@ const children: ChildProcess[] = [];
 const TSX = (process.features as { typescript?: unknown }).typescript ? [] : ['--import', 'tsx'];
 
 /**
- * The blocks say port 3000, as a reader types them; run, they use a port free at the start of this
- * file instead, so a test running beside another (or a server a developer left on 3000) cannot
- * make them fail with EADDRINUSE.
+ * The blocks say ports 3000 to 3009, as a reader types them; run, each uses a port that was free at
+ * the start of this file instead, so a test running beside another (or a server a developer left
+ * on 3000) cannot make them fail with EADDRINUSE.
  */
-let port = 0;
+const ports = new Map<string, number>();
 beforeAll(async () => {
-  const probe = createNetServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  port = (probe.address() as AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
+  // All ten held at once, so no two come out the same.
+  const probes = Array.from({ length: 10 }, () => createNetServer().listen(0, '127.0.0.1'));
+  await Promise.all(probes.map((probe) => once(probe, 'listening')));
+  probes.forEach((probe, index) => {
+    ports.set(String(3000 + index), (probe.address() as AddressInfo).port);
+  });
+  await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
 });
 const asRun = (code: string): string =>
-  code.replace(/(port: |listen\(|127\.0\.0\.1:|localhost:)3000\b/g, `$1${port}`);
+  code.replace(
+    /(port: |listen\(|127\.0\.0\.1:|localhost:)(300\d)\b/g,
+    (_match, before: string, shown: string) => `${before}${ports.get(shown) ?? shown}`,
+  );
 
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');

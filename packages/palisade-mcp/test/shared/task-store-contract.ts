@@ -10,6 +10,12 @@ import { MAX_TASK_ID_CHARS } from '../../src/limits.js';
 /** The TTL the factory must give its store: long enough for a loaded machine to create and read, short enough to watch expire. */
 export const CONTRACT_TASK_TTL_MS = 2_000;
 
+/** The store's list: every store that passes this contract has one (it is optional to the server only). */
+function list(store: TaskStore, principal: string, cursor: string | undefined, limit: number) {
+  if (store.list === undefined) throw new Error('this store has no list');
+  return store.list(principal, cursor, limit);
+}
+
 export function taskStoreContract(name: string, make: () => TaskStore | Promise<TaskStore>): void {
   describe(`${name}: the TaskStore contract`, () => {
     test('a created task is working, dated, and found by its principal', async () => {
@@ -98,6 +104,50 @@ export function taskStoreContract(name: string, make: () => TaskStore | Promise<
       await new Promise((resolve) => setTimeout(resolve, CONTRACT_TASK_TTL_MS + 50));
       expect(await store.get(task.taskId, 'alice')).toBeUndefined();
       expect(await store.update(task.taskId, 'alice', { status: 'cancelled', work: {} })).toBe(false);
+    });
+
+    test("a principal's list holds its own tasks only, oldest first, on one page when they fit", async () => {
+      const store = await make();
+      const mine = [];
+      for (let n = 0; n < 3; n += 1) {
+        mine.push((await store.create('alice', { n })).taskId);
+        await store.create('bob', { n });
+      }
+      const page = await list(store, 'alice', undefined, 10);
+      expect(page?.tasks.map((task) => task.taskId)).toEqual(mine);
+      expect(page?.tasks[0]).toMatchObject({ status: 'working', work: { n: 0 } });
+      expect(page).not.toHaveProperty('nextCursor');
+      expect((await list(store, 'mallory', undefined, 10))?.tasks).toEqual([]);
+    });
+
+    test('a page holds at most the limit, and its cursor continues where it ended', async () => {
+      const store = await make();
+      const made = [];
+      for (let n = 0; n < 5; n += 1) made.push((await store.create('alice', { n })).taskId);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; pages < 3; pages += 1) {
+        const page = await list(store, 'alice', cursor, 2);
+        expect(page?.tasks.length).toBeLessThanOrEqual(2);
+        seen.push(...(page?.tasks ?? []).map((task) => task.taskId));
+        cursor = page?.nextCursor;
+        if (pages < 2) expect(typeof cursor).toBe('string');
+      }
+      expect(cursor).toBeUndefined();
+      expect(seen).toEqual(made);
+    });
+
+    test('a task past its TTL is not listed', async () => {
+      const store = await make();
+      await store.create('alice', {});
+      await new Promise((resolve) => setTimeout(resolve, CONTRACT_TASK_TTL_MS + 50));
+      expect((await list(store, 'alice', undefined, 10))?.tasks).toEqual([]);
+    });
+
+    test('a cursor the store did not issue is answered undefined', async () => {
+      const store = await make();
+      await store.create('alice', {});
+      expect(await list(store, 'alice', 'not-a-cursor', 10)).toBeUndefined();
     });
 
     test('work and results come back as the JSON they were given, nested and unicode included', async () => {

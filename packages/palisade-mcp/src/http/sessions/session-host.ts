@@ -39,6 +39,7 @@ import type {
 import type { CheckedSessions } from '../../sessions/options.js';
 import { PrincipalDigests } from '../../sessions/principal.js';
 import { isSessionIdSyntax, mintSessionId } from '../../sessions/session-id.js';
+import { UnavailableError } from '../../unavailable.js';
 import { HEADER_MISMATCH } from '../../wire/codes.js';
 import { encodeMessage } from '../../wire/encode.js';
 import { classify, type JsonRpcNotification, type RequestId } from '../../wire/jsonrpc.js';
@@ -58,7 +59,7 @@ import { type HttpRefusal, WRITE_REFUSALS } from '../refusals.js';
 import { statusOf, writeEmpty, writeJson, writeRefusal } from '../respond.js';
 import { boundedWriter } from '../sse-writer.js';
 import { SessionCall } from './session-call.js';
-import { SESSION_REFUSALS } from './session-refusals.js';
+import { SESSION_REFUSALS, storeUnavailable } from './session-refusals.js';
 import { SessionStream } from './session-stream.js';
 
 /** The methods an endpoint with sessions serves: the `Allow` of its 405 for any other. */
@@ -167,6 +168,11 @@ export class SessionHost {
 
   #storeFault(res: ServerResponse): (cause: unknown) => void {
     return (cause) => {
+      // A store only unreachable for now names its own refusal and when to retry; no fault.
+      if (cause instanceof UnavailableError) {
+        this.#refuse(res, storeUnavailable(cause), { 'retry-after': String(cause.retryAfterSeconds) });
+        return;
+      }
       this.#hooks.onFault('the session store failed', cause);
       this.#refuse(res, SESSION_REFUSALS.storeFault);
     };
