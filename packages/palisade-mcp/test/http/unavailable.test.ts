@@ -20,6 +20,7 @@ import {
 } from '../../src/index.js';
 import { ADMIT_ALL, type Json, type Mounted, modernRequest, mount } from '../support/http-peer.js';
 import { serveInProcess } from '../support/in-process.js';
+import { nodeEndpoint, SessionClient } from '../support/session-peer.js';
 
 let mounted: Mounted | undefined;
 afterEach(async () => {
@@ -212,4 +213,52 @@ describe('shared state unreachable for now', () => {
       expect(() => new UnavailableError({ ...init, message: 'm' })).toThrow(PalisadeError);
     },
   );
+
+  test("on a 2025-11-25 session, a call's UnavailableError is 503 with its Retry-After too, and the session serves on", {
+    tags: ['threat-model'],
+  }, async () => {
+    const logs: HttpLogEvent[] = [];
+    const faults: string[] = [];
+    const server = createServer({
+      name: 'unavailable-session',
+      version: '1.0.0',
+      tools: [
+        defineTool({ name: 'local', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) }),
+        defineTool({
+          name: 'shared',
+          inputSchema: { type: 'object' },
+          handler: () => {
+            throw down();
+          },
+        }),
+      ],
+    });
+    const endpoint = await nodeEndpoint(server, {
+      onLog: (event) => logs.push(event),
+      onFault: (description) => faults.push(description),
+    });
+    try {
+      const client = new SessionClient(endpoint.url);
+      expect((await client.open()).status).toBe(200);
+      const refused = await client.request(
+        'tools/call',
+        { name: 'shared', arguments: {} },
+        { accept: 'application/json' },
+      );
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('7');
+      expect(refused.json).toMatchObject({ error: { code: -32603, message: 'Service unavailable' } });
+      expect(refused.text).not.toMatch(/ECONNREFUSED|secret|10\.0\.0\.5/);
+      expect(logs).toContainEqual({ kind: 'refusal', rule: 'store-down', status: 503 });
+      expect(faults).toEqual([]);
+      const served = await client.request(
+        'tools/call',
+        { name: 'local', arguments: {} },
+        { accept: 'application/json' },
+      );
+      expect(served.status).toBe(200);
+    } finally {
+      await endpoint.close();
+    }
+  });
 });

@@ -14,10 +14,13 @@ import type { ConnectionState } from '../../protocol/state.js';
 import type { Server } from '../../server.js';
 import { askRound } from '../../sessions/ask-round.js';
 import type { PendingReply } from '../../sessions/contracts.js';
+import type { UnavailableError } from '../../unavailable.js';
 import { encodeMessage } from '../../wire/encode.js';
 import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../../wire/jsonrpc.js';
+import type { HttpRefusal } from '../refusals.js';
 import { statusOf, writeEmpty, writeJson } from '../respond.js';
 import { boundedWriter } from '../sse-writer.js';
+import { storeUnavailable } from './session-refusals.js';
 import type { SessionStream } from './session-stream.js';
 
 /** What an answer that cannot be encoded is replaced by: a constant, encoded once. */
@@ -34,6 +37,8 @@ export interface CallSession {
     onCancel(session: string, request: RequestId, abort: () => void): () => void;
   };
   readonly reportFault: (description: string, cause: unknown) => void;
+  /** Logs and publishes a refusal decided while the call ran (shared state unreachable). */
+  readonly reportRefusal: (refusal: HttpRefusal) => void;
   /** A stream for this call's SSE answer, registered with the session for resumption. */
   openStream(): SessionStream;
   /** The session's GET stream, when it has one connected. */
@@ -60,6 +65,8 @@ export class SessionCall implements ExchangeIO {
   #poll: NodeJS.Timeout | undefined;
   /** Forgets this call's `notifications/cancelled` listener at the relay once it settled. */
   #unlistenCancel: (() => void) | undefined;
+  /** Shared state the call needed was unreachable: a JSON answer is then a 503 (unavailable.ts). */
+  #unavailable: UnavailableError | undefined;
 
   constructor(
     session: CallSession,
@@ -114,6 +121,10 @@ export class SessionCall implements ExchangeIO {
       this.#stream.attach(this.#res, this.#primes);
     }
     return this.#stream;
+  }
+
+  unavailable(error: UnavailableError): void {
+    this.#unavailable = error;
   }
 
   emit(notification: JsonRpcNotification): void {
@@ -193,7 +204,11 @@ export class SessionCall implements ExchangeIO {
       return;
     }
     if (this.#gone) return;
-    writeJson(this.#res, statusOf(answer, stage), text);
+    const unavailable = this.#unavailable;
+    if (unavailable !== undefined) {
+      this.#session.reportRefusal(storeUnavailable(unavailable));
+      writeJson(this.#res, 503, text, { 'retry-after': String(unavailable.retryAfterSeconds) });
+    } else writeJson(this.#res, statusOf(answer, stage), text);
     const res = this.#res;
     if (res.writableLength > 0 || !res.writableEnded) boundedWriter(res, () => {}).watchEnd();
   }

@@ -621,6 +621,7 @@ export class SessionHost {
       pollAfterMs,
       relay,
       reportFault: this.#hooks.onFault,
+      reportRefusal: (refusal) => reportRefusal(this.#hooks.onLog, { refusal }),
       openStream: () => this.#newStream(live),
       standalone: () => (live.standalone?.connected === true ? live.standalone : undefined),
       settled: (call) => {
