@@ -9,5 +9,6 @@ export type {
   AuthorizeRequest,
   AuthorizeResult,
   HttpLogEvent,
+  SessionsOptions,
 } from '../http-options.js';
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './handler.js';

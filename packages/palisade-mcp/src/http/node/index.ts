@@ -14,6 +14,7 @@ export type {
   AuthorizeResult,
   HttpHandlerOptions,
   HttpLogEvent,
+  SessionsOptions,
 } from '../http-options.js';
 export {
   createHttpHandler,
