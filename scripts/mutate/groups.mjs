@@ -130,6 +130,7 @@ export const groups = {
       `${test}/http/older-revisions.test.ts`,
       // The session peer mounts both handlers.
       `${test}/sessions/*.test.ts`,
+      `${test}/http/unavailable.test.ts`,
     ],
     coverageAnalysis: 'perTest',
   },
