@@ -67,7 +67,12 @@ export const groups = {
   // others: test/census/mutate-groups.test.ts holds both. A test left out could never be picked
   // for a mutant it reaches, so a kill only it makes would count as a survivor.
   'http-answer': {
-    mutate: [`${src}/http/answer.ts`, `${src}/http/respond.ts`, `${src}/http/sse-writer.ts`],
+    mutate: [
+      `${src}/http/answer.ts`,
+      `${src}/http/respond.ts`,
+      `${src}/http/sse-writer.ts`,
+      `${src}/http/linger.ts`,
+    ],
     tests: httpTests,
     coverageAnalysis: 'perTest',
   },

@@ -15,6 +15,7 @@ import {
 } from '../wire/codes.js';
 import type { JsonRpcResponse, OutgoingMessage } from '../wire/jsonrpc.js';
 import { errorResponse } from '../wire/jsonrpc.js';
+import { lingeringClose } from './linger.js';
 import type { HttpRefusal } from './refusals.js';
 
 const ALWAYS_400 = new Set([HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION]);
@@ -97,8 +98,8 @@ export function writeEmpty(res: ServerResponse, status: number): void {
 
 /**
  * A refusal body carries no id: it answers no particular message. An early refusal closes the
- * connection without reading the body: once the answer is flushed the socket is destroyed, so
- * Node does not drain (read) the unread body as it would for keep-alive.
+ * connection without waiting for the body: once the answer is flushed the connection is closed
+ * as linger.ts says, reading and dropping what the client still sends for at most LINGER_MS.
  *
  * Over HTTP/2 (`node:http2` compatibility objects, handed here as `ServerResponse`) there is no
  * connection to close per request and a `Connection` header is malformed (Node throws on it): the
@@ -119,7 +120,7 @@ export function writeRefusal(
     // Stryker disable next-line LogicalOperator: same frames; Node closes an unread ended stream itself
     if (!stream.closed && stream.state.remoteClose === 0) stream.close(http2Constants.NGHTTP2_NO_ERROR);
   } else if (refusal.early) {
-    res.once('finish', () => res.req.socket.destroy());
+    res.once('finish', () => lingeringClose(res.req.socket));
     writeJson(res, refusal.status, text, { ...headers, connection: 'close' });
   } else {
     writeJson(res, refusal.status, text, headers);
@@ -150,7 +151,7 @@ export function writePreflight(
       if (!stream.closed && stream.state.remoteClose === 0) stream.close(http2Constants.NGHTTP2_NO_ERROR);
     });
   } else if (bodyDeclared) {
-    res.once('finish', () => res.req.socket.destroy());
+    res.once('finish', () => lingeringClose(res.req.socket));
     res.writeHead(204, { ...headers, connection: 'close' });
     res.end();
   } else {

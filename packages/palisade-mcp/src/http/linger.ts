@@ -1,0 +1,28 @@
+/**
+ * Closing an HTTP/1.1 connection after an answer sent before the request's body was read (an early
+ * refusal, a preflight that declared a body) without losing that answer. Destroying the socket
+ * while the client is still sending makes the kernel answer its next bytes with a reset, and a
+ * reset discards what the client had not yet read: nginx in front of Palisade turned a 413 into
+ * its own 502 that way. So, as RFC 9112 §9.6 advises, only the sending side is closed (Node has
+ * already ended it), what the client still sends is read and dropped (Node dumps the unread body),
+ * and the socket is destroyed when the client closes its side or LINGER_MS has passed.
+ */
+import type { Socket } from 'node:net';
+import { LINGER_MS } from '../limits.js';
+
+export function lingeringClose(socket: Socket): void {
+  if (socket.destroyed) return;
+  // Node's destroySoon() destroys the socket once its end is flushed: that destroy is the reset.
+  socket.removeListener('finish', socket.destroy);
+  if (socket.writable) socket.end();
+  // Nothing more is read (a refused body is not drained on the client's behalf): what it still
+  // sends waits in the kernel's buffer until the window closes, which resets nothing.
+  // Node's request resumes a paused socket to dump its body unless the socket is marked paused by
+  // the server itself (`_paused`, what its own pipelining backpressure sets): marked so here.
+  Reflect.set(socket, '_paused', true);
+  socket.pause();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('end', () => socket.destroy());
+  socket.once('close', () => clearTimeout(timer));
+}
