@@ -190,8 +190,8 @@ export const MAX_REGEX_WORK = 4_194_304;
 export const DEFAULT_SNIFF_TIMEOUT_MS = 5_000;
 
 /**
- * After an answer sent before the body was read, how long the connection goes on reading and
- * dropping what the client still sends before it is destroyed, in milliseconds (http/linger.ts).
+ * After an answer sent before the body was read, how long the connection stays half-closed,
+ * reading nothing, before it is destroyed, in milliseconds (http/linger.ts).
  * Long enough for a client or proxy on the same network to read the answer and close its side;
  * short enough that a client sending without end holds a connection no longer than a slow head.
  */

@@ -4,8 +4,9 @@
  * while the client is still sending makes the kernel answer its next bytes with a reset, and a
  * reset discards what the client had not yet read: nginx in front of Palisade turned a 413 into
  * its own 502 that way. So, as RFC 9112 §9.6 advises, only the sending side is closed (Node has
- * already ended it), what the client still sends is read and dropped (Node dumps the unread body),
- * and the socket is destroyed when the client closes its side or LINGER_MS has passed.
+ * already ended it); nothing more is read (a refused body is never drained on the client's behalf:
+ * what it still sends waits in the kernel's buffer, and a full buffer stops the client, it resets
+ * nothing), and the socket is destroyed when the client closes it or LINGER_MS has passed.
  */
 import type { Socket } from 'node:net';
 import { LINGER_MS } from '../limits.js';
@@ -15,8 +16,6 @@ export function lingeringClose(socket: Socket): void {
   // Node's destroySoon() destroys the socket once its end is flushed: that destroy is the reset.
   socket.removeListener('finish', socket.destroy);
   if (socket.writable) socket.end();
-  // Nothing more is read (a refused body is not drained on the client's behalf): what it still
-  // sends waits in the kernel's buffer until the window closes, which resets nothing.
   // Node's request resumes a paused socket to dump its body unless the socket is marked paused by
   // the server itself (`_paused`, what its own pipelining backpressure sets): marked so here.
   Reflect.set(socket, '_paused', true);
