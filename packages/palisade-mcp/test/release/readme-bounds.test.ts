@@ -151,6 +151,7 @@ const CLAIMS: readonly Claim[] = [
   { limit: 'MAX_TASK_ID_CHARS', figure: '256', quote: "someone else's or longer than 256 characters" },
   { limit: 'MAX_HEADER_LINES', figure: '1,000', quote: 'more than 1,000 header lines' },
   { limit: 'MAX_PIPELINED_REQUESTS', figure: '64', quote: 'At most 64 wait on one connection' },
+  { limit: 'LINGER_MS', figure: '2,000', quote: 'for at most 2,000 ms (`LINGER_MS`)' },
   // Sessions: docs/sessions.md's table of options and docs/threat-model.md's rows.
   { limit: 'DEFAULT_MAX_SESSIONS', figure: '10,000', quote: '| `maxSessions` | 10,000 |' },
   {
