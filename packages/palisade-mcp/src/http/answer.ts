@@ -19,9 +19,8 @@ import {
   MODERN_REVISION,
 } from '../revisions.js';
 import type { Server } from '../server.js';
-import type { HostRuleName } from '../telemetry/refusal-rules.js';
 import type { UnavailableError } from '../unavailable.js';
-import { HEADER_MISMATCH, INTERNAL_ERROR } from '../wire/codes.js';
+import { HEADER_MISMATCH } from '../wire/codes.js';
 import { encodeMessage } from '../wire/encode.js';
 import {
   classify,
@@ -44,6 +43,7 @@ import type { HttpLogEvent } from './http-options.js';
 import { type HttpRefusal, lateRefusal, publishRefusal, REFUSALS, WRITE_REFUSALS } from './refusals.js';
 import { statusOf, writeEmpty, writeJson } from './respond.js';
 import { type BoundedWriter, boundedWriter, type Overrun } from './sse-writer.js';
+import { unavailableAnswer } from './unavailable-answer.js';
 
 /** What is sent when even the host-fault answer cannot be encoded; never expected to be. */
 const INTERNAL_ERROR_TEXT = JSON.stringify(internalError(undefined));
@@ -261,18 +261,14 @@ class HttpAnswer implements ExchangeIO {
       return;
     }
     this.#status = statusOf(response, stage);
-    let headers: Record<string, string> | undefined;
+    let headers: Readonly<Record<string, string>> | undefined;
     const unavailable = this.#unavailable;
     if (unavailable !== undefined) {
-      // Its rule and Retry-After were checked when the error was made (unavailable.ts).
-      if (writer?.started !== true) {
-        this.#status = 503;
-        headers = { 'retry-after': String(unavailable.retryAfterSeconds) };
-      }
-      report(
-        this.#input,
-        lateRefusal(unavailable.rule as HostRuleName, this.#status, INTERNAL_ERROR, 'Service unavailable'),
-      );
+      const streaming = writer?.started === true;
+      if (!streaming) this.#status = 503;
+      const unavailableOf = unavailableAnswer(unavailable, this.#status);
+      if (!streaming) headers = unavailableOf.headers;
+      report(this.#input, unavailableOf.refusal);
     }
     let encoded = encodeMessage(response);
     if (!encoded.ok) {

@@ -8,19 +8,20 @@
  */
 import type { ServerResponse } from 'node:http';
 import { type AnswerStage, type ExchangeIO, handleMessage } from '../../protocol/core.js';
-import { internalError } from '../../protocol/errors.js';
+import { internalError, serviceUnavailable } from '../../protocol/errors.js';
 import type { InputAnswers, InputRequiredValue } from '../../protocol/input-required.js';
 import type { ConnectionState } from '../../protocol/state.js';
 import type { Server } from '../../server.js';
 import { askRound } from '../../sessions/ask-round.js';
-import type { PendingReply } from '../../sessions/contracts.js';
-import type { UnavailableError } from '../../unavailable.js';
+import type { Awaitable, PendingReply } from '../../sessions/contracts.js';
+import { UnavailableError } from '../../unavailable.js';
 import { encodeMessage } from '../../wire/encode.js';
 import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../../wire/jsonrpc.js';
 import type { HttpRefusal } from '../refusals.js';
 import { statusOf, writeEmpty, writeJson } from '../respond.js';
 import { boundedWriter } from '../sse-writer.js';
-import { storeUnavailable } from './session-refusals.js';
+import { unavailableAnswer } from '../unavailable-answer.js';
+import { SESSION_REFUSALS } from './session-refusals.js';
 import type { SessionStream } from './session-stream.js';
 
 /** What an answer that cannot be encoded is replaced by: a constant, encoded once. */
@@ -67,6 +68,8 @@ export class SessionCall implements ExchangeIO {
   #unlistenCancel: (() => void) | undefined;
   /** Shared state the call needed was unreachable: a JSON answer is then a 503 (unavailable.ts). */
   #unavailable: UnavailableError | undefined;
+  /** The session store failed to record what the request changed: a JSON answer is then a 503. */
+  #unstored = false;
 
   constructor(
     session: CallSession,
@@ -90,8 +93,17 @@ export class SessionCall implements ExchangeIO {
     return this.#controller.signal;
   }
 
-  /** Runs the core on `message` in `state`; answers the state the core returned. */
-  run(state: ConnectionState, message: Record<string, unknown>): ConnectionState {
+  /**
+   * Runs the core on `message` in `state`. `persist` stores what the request changed in its
+   * session (a subscription, the log level), and the answer waits for it: a client told it is
+   * subscribed is subscribed in the store, for its next request on any process. A change the
+   * store could not record is answered as a failure, never as the handler's success.
+   */
+  run(
+    state: ConnectionState,
+    message: Record<string, unknown>,
+    persist: (next: ConnectionState) => Awaitable<void>,
+  ): void {
     this.#unlistenCancel = this.#session.relay.onCancel(this.#session.id, this.requestId, () =>
       this.cancel(),
     );
@@ -111,8 +123,31 @@ export class SessionCall implements ExchangeIO {
       this.#poll.unref();
     }
     const exchange = handleMessage(this.#session.server, state, message, this);
-    void exchange.response.then((response) => this.#deliver(response, exchange.stage));
-    return exchange.state;
+    let stored: Awaitable<void>;
+    try {
+      stored = persist(exchange.state);
+    } catch (cause) {
+      stored = Promise.reject(cause);
+    }
+    void exchange.response.then((response) => {
+      if (!(stored instanceof Promise)) {
+        this.#deliver(response, exchange.stage);
+        return;
+      }
+      stored.then(
+        () => this.#deliver(response, exchange.stage),
+        (cause: unknown) => this.#deliver(this.#notStored(cause), exchange.stage),
+      );
+    });
+  }
+
+  #notStored(cause: unknown): JsonRpcResponse {
+    if (cause instanceof UnavailableError) this.#unavailable = cause;
+    else {
+      this.reportFault('the session store failed to record a change', cause);
+      this.#unstored = true;
+    }
+    return serviceUnavailable(this.requestId);
   }
 
   #streamOf(): SessionStream {
@@ -125,6 +160,15 @@ export class SessionCall implements ExchangeIO {
 
   unavailable(error: UnavailableError): void {
     this.#unavailable = error;
+  }
+
+  /** Why the answer is a refusal rather than the handler's, told with `status`; undefined when it is not. */
+  #failedAnswer(
+    status: number,
+  ): { refusal: HttpRefusal; headers: Readonly<Record<string, string>> } | undefined {
+    if (this.#unavailable !== undefined) return unavailableAnswer(this.#unavailable, status);
+    if (this.#unstored) return { refusal: { ...SESSION_REFUSALS.storeFault, status }, headers: {} };
+    return undefined;
   }
 
   emit(notification: JsonRpcNotification): void {
@@ -199,16 +243,16 @@ export class SessionCall implements ExchangeIO {
       encoded = encodeMessage(internalError('id' in answer ? answer.id : undefined));
     }
     const text = encoded.ok ? encoded.text : INTERNAL_ERROR_TEXT;
+    const streamed = this.#stream !== undefined;
+    const failed = this.#failedAnswer(streamed ? 200 : 503);
+    if (failed !== undefined) this.#session.reportRefusal(failed.refusal);
     if (this.#stream !== undefined) {
       this.#stream.send(text, true);
       return;
     }
     if (this.#gone) return;
-    const unavailable = this.#unavailable;
-    if (unavailable !== undefined) {
-      this.#session.reportRefusal(storeUnavailable(unavailable));
-      writeJson(this.#res, 503, text, { 'retry-after': String(unavailable.retryAfterSeconds) });
-    } else writeJson(this.#res, statusOf(answer, stage), text);
+    if (failed !== undefined) writeJson(this.#res, 503, text, failed.headers);
+    else writeJson(this.#res, statusOf(answer, stage), text);
     const res = this.#res;
     if (res.writableLength > 0 || !res.writableEnded) boundedWriter(res, () => {}).watchEnd();
   }

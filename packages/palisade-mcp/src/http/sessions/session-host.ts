@@ -58,8 +58,9 @@ import type { HttpLogEvent } from '../http-options.js';
 import { type HttpRefusal, WRITE_REFUSALS } from '../refusals.js';
 import { statusOf, writeEmpty, writeJson, writeRefusal } from '../respond.js';
 import { boundedWriter } from '../sse-writer.js';
+import { unavailableAnswer } from '../unavailable-answer.js';
 import { SessionCall } from './session-call.js';
-import { SESSION_REFUSALS, storeUnavailable } from './session-refusals.js';
+import { SESSION_REFUSALS } from './session-refusals.js';
 import { SessionStream } from './session-stream.js';
 
 /** The methods an endpoint with sessions serves: the `Allow` of its 405 for any other. */
@@ -161,7 +162,7 @@ export class SessionHost {
     this.#hooks = hooks;
   }
 
-  #refuse(res: ServerResponse, refusal: HttpRefusal, headers: Record<string, string> = {}): void {
+  #refuse(res: ServerResponse, refusal: HttpRefusal, headers: Readonly<Record<string, string>> = {}): void {
     reportRefusal(this.#hooks.onLog, { refusal });
     writeRefusal(res, refusal, headers);
   }
@@ -170,7 +171,8 @@ export class SessionHost {
     return (cause) => {
       // A store only unreachable for now names its own refusal and when to retry; no fault.
       if (cause instanceof UnavailableError) {
-        this.#refuse(res, storeUnavailable(cause), { 'retry-after': String(cause.retryAfterSeconds) });
+        const { refusal, headers } = unavailableAnswer(cause);
+        this.#refuse(res, refusal, headers);
         return;
       }
       this.#hooks.onFault('the session store failed', cause);
@@ -392,8 +394,7 @@ export class SessionHost {
       record.revision === LEGACY_REVISION,
     );
     live.calls.set(key, call);
-    const next = call.run(state, message);
-    this.#persist(record, legacy, next);
+    call.run(state, message, (next) => this.#persist(record, legacy, next));
   }
 
   #notification(
@@ -411,25 +412,26 @@ export class SessionHost {
         this.#hooks.onFault('the session relay failed to carry a cancel', cause);
       }
     }
-    this.#persist(record, legacy, exchange.state);
-    writeEmpty(res, 202);
+    // Acknowledged once stored: the client's next request may reach another process.
+    let stored: Awaitable<void>;
+    try {
+      stored = this.#persist(record, legacy, exchange.state);
+    } catch (cause) {
+      this.#storeFault(res)(cause);
+      return;
+    }
+    after(stored, () => writeEmpty(res, 202), this.#storeFault(res));
   }
 
-  #persist(record: SessionRecord, before: LegacySession, next: ConnectionState): void {
+  /** Records what a message changed in its session; the caller answers once this settles. */
+  #persist(record: SessionRecord, before: LegacySession, next: ConnectionState): Awaitable<void> {
     const nextLegacy = next.legacy;
     if (nextLegacy === undefined || nextLegacy === before) return;
     const change = changeOf(before, nextLegacy);
     if (change === undefined) return;
-    const updated: SessionRecord = { ...record, ...change };
     const live = this.#live.get(record.id);
-    if (live !== undefined) live.record = updated;
-    try {
-      const stored = this.#options.store.update(record.id, change);
-      if (stored instanceof Promise)
-        stored.catch((cause) => this.#hooks.onFault('the session store failed to record a change', cause));
-    } catch (cause) {
-      this.#hooks.onFault('the session store failed to record a change', cause);
-    }
+    if (live !== undefined) live.record = { ...record, ...change };
+    return this.#options.store.update(record.id, change);
   }
 
   #headerInput(message: Record<string, unknown>, headers: HeaderIndex): ModernHeaderInput {

@@ -5,8 +5,6 @@
  * the host's log shows), so an id reveals nothing to another principal.
  */
 import { MAX_LAST_EVENT_ID_CHARS, MAX_SESSION_ID_CHARS } from '../../limits.js';
-import type { HostRuleName } from '../../telemetry/refusal-rules.js';
-import type { UnavailableError } from '../../unavailable.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION } from '../../wire/codes.js';
 import { type HttpRefusal, lateRefusal } from '../refusals.js';
 
@@ -115,8 +113,3 @@ export const SESSION_REFUSALS = Object.freeze({
     'Invalid request: the wait for that response has ended',
   ),
 }) satisfies Record<string, HttpRefusal>;
-
-/** A session store that is only unreachable for now (UnavailableError): 503 under the store's own rule name. */
-export function storeUnavailable(error: UnavailableError): HttpRefusal {
-  return lateRefusal(error.rule as HostRuleName, 503, INTERNAL_ERROR, 'Service unavailable');
-}
