@@ -72,6 +72,7 @@ export const groups = {
       `${src}/http/respond.ts`,
       `${src}/http/sse-writer.ts`,
       `${src}/http/linger.ts`,
+      `${src}/http/unavailable-answer.ts`,
     ],
     tests: httpTests,
     coverageAnalysis: 'perTest',
