@@ -2,12 +2,13 @@
  * The READMEs npm shows on the pages of the published packages (npm takes README.md from the
  * package folder, not the repository root) say nothing the repository does not hold true.
  *
- * Their code blocks are not run here: each must be a byte-for-byte copy of a block of the root
- * README, with the same info string, and readme-blocks.test.ts runs those. One runner, so a
- * package page cannot show code that stopped working while the root README was fixed. The rest
- * of what the pages state that changes with the code is held to its source: the Node range to
- * `engines`, the entry points to `exports` and `bin`, the dependency table to the root README's
- * (held in turn to the manifest), and the demo's names and flags to its catalog and usage text.
+ * Their code blocks are not run here: each must be a byte-for-byte copy of a block
+ * readme-blocks.test.ts runs (any block of the root README, or a marked block of a docs page it
+ * runs), with the same info string. One runner, so a package page cannot show code that stopped
+ * working while the root README was fixed. The rest of what the pages state that changes with the
+ * code is held to its source: the Node range to `engines`, the entry points to `exports` and
+ * `bin`, the dependency table to the root README's (held in turn to the manifest), and the demo's
+ * names and flags to its catalog and usage text.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import {
 } from 'palisade-mcp-connectome';
 import { describe, expect, test } from 'vitest';
 import { demoCatalog } from '../../../demo/src/catalog.js';
+import { RUN_PAGES } from '../support/run-pages.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const ROOT_README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -51,6 +53,8 @@ interface Block {
   readonly info: string;
   readonly code: string;
   readonly line: number;
+  /** Preceded by a `<!-- readme-test: ... -->` line, so readme-blocks.test.ts runs it on any page. */
+  readonly marked: boolean;
 }
 
 /** Fenced blocks read as readme-blocks.test.ts reads them: a line of three backticks and an info string, to the next bare fence. */
@@ -62,13 +66,21 @@ function blocks(markdown: string): Block[] {
     if (fence === null) continue;
     const end = lines.indexOf('```', index + 1);
     if (end === -1) throw new Error(`the fence on line ${index + 1} is never closed`);
-    found.push({ info: fence[1] ?? '', code: lines.slice(index + 1, end).join('\n'), line: index + 1 });
+    found.push({
+      info: fence[1] ?? '',
+      code: lines.slice(index + 1, end).join('\n'),
+      line: index + 1,
+      marked: (lines[index - 1] ?? '').startsWith('<!-- readme-test: '),
+    });
     index = end;
   }
   return found;
 }
 
-const ROOT_BLOCKS = blocks(ROOT_README);
+/** The blocks readme-blocks.test.ts runs: every block of a page marked whole, the marked ones elsewhere. */
+const RUN_BLOCKS = RUN_PAGES.flatMap(({ page, everyBlockMarked }) =>
+  blocks(readFileSync(join(ROOT, page), 'utf8')).filter((block) => everyBlockMarked || block.marked),
+);
 
 /** `>=X.Y.Z` as the READMEs write it: "Node.js X.Y or newer" (the patch only when it is not 0). */
 function nodePhrase(range: string): string {
@@ -98,13 +110,13 @@ describe('the README of each published package', () => {
       expect(blocks(readme).length).toBeGreaterThan(0);
     });
 
-    test(`every code block of ${dir}/README.md is a block of the root README, info string included`, () => {
+    test(`every code block of ${dir}/README.md is a block that runs, info string included`, () => {
       const copied = (block: Block): boolean =>
-        ROOT_BLOCKS.some((root) => root.info === block.info && root.code === block.code);
+        RUN_BLOCKS.some((run) => run.info === block.info && run.code === block.code);
       const strays = blocks(readme)
         .filter((block) => !copied(block))
         .map((block) => `line ${block.line} (\`\`\`${block.info})`);
-      expect(strays, 'in no root README block; copy one exactly, or add it to the root README').toEqual([]);
+      expect(strays, 'in no block that runs; copy one exactly, or add it to a page that runs').toEqual([]);
     });
 
     test(`${dir}/README.md names the Node versions its engines field admits`, () => {

@@ -1,7 +1,7 @@
 /**
  * Every code block in the README is run, and every marked block of the docs pages the README hands
- * its longer examples to (PAGES below), so none of them can go stale. A block is preceded by an
- * HTML comment saying how it is run (invisible when rendered):
+ * its longer examples to (RUN_PAGES, test/support/run-pages.ts), so none of them can go stale. A
+ * block is preceded by an HTML comment saying how it is run (invisible when rendered):
  *
  *   <!-- readme-test: first-screen -->       `npm ci && npm start` / `npm test`: the demo is started with
  *                                            `npm start` and answers; `.ci/run` runs `npm ci` and `npm test`
@@ -37,21 +37,9 @@ import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RUN_PAGES } from '../support/run-pages.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-/**
- * The pages whose blocks run, in order: the README, where every block is marked, then the docs
- * pages the README hands its longer examples to, where only the marked blocks run (the rest are
- * fragments, such as a Next.js route file). Later pages may import what earlier ones wrote
- * (`./greet.ts`).
- */
-const PAGES = [
-  { page: 'README.md', everyBlockMarked: true },
-  { page: 'docs/mounts.md', everyBlockMarked: false },
-  { page: 'docs/http.md', everyBlockMarked: false },
-  { page: 'docs/telemetry.md', everyBlockMarked: false },
-] as const;
 
 interface Block {
   readonly page: string;
@@ -84,9 +72,9 @@ function blocks(page: string, markdown: string): Block[] {
   return found;
 }
 
-const ALL_BLOCKS = PAGES.flatMap(({ page }) => blocks(page, readFileSync(join(ROOT, page), 'utf8')));
+const ALL_BLOCKS = RUN_PAGES.flatMap(({ page }) => blocks(page, readFileSync(join(ROOT, page), 'utf8')));
 const BLOCKS = ALL_BLOCKS.filter(
-  (block) => block.mode !== 'unmarked' || PAGES.find((page) => page.page === block.page)?.everyBlockMarked,
+  (block) => block.mode !== 'unmarked' || RUN_PAGES.find((page) => page.page === block.page)?.everyBlockMarked,
 );
 const project = mkdtempSync(join(ROOT, '.readme-test-'));
 const children: ChildProcess[] = [];
@@ -210,7 +198,7 @@ describe('the code blocks of the README and of the docs pages it hands examples 
   });
 
   test('each docs page on the list has blocks that run, and no two blocks write one file', () => {
-    for (const { page } of PAGES)
+    for (const { page } of RUN_PAGES)
       expect(
         BLOCKS.some((block) => block.page === page),
         page,
