@@ -74,7 +74,8 @@ function blocks(page: string, markdown: string): Block[] {
 
 const ALL_BLOCKS = RUN_PAGES.flatMap(({ page }) => blocks(page, readFileSync(join(ROOT, page), 'utf8')));
 const BLOCKS = ALL_BLOCKS.filter(
-  (block) => block.mode !== 'unmarked' || RUN_PAGES.find((page) => page.page === block.page)?.everyBlockMarked,
+  (block) =>
+    block.mode !== 'unmarked' || RUN_PAGES.find((page) => page.page === block.page)?.everyBlockMarked,
 );
 const project = mkdtempSync(join(ROOT, '.readme-test-'));
 const children: ChildProcess[] = [];
