@@ -43,7 +43,7 @@ export interface CallSession {
   /** A stream for this call's SSE answer, registered with the session for resumption. */
   openStream(): SessionStream;
   /** The session's GET stream, when it has one connected. */
-  standalone(): SessionStream | undefined;
+  connectedStandalone(): SessionStream | undefined;
   /** The call settled (answered or cancelled): it no longer counts as in flight. */
   settled(call: SessionCall): void;
 }
@@ -180,11 +180,11 @@ export class SessionCall implements ExchangeIO {
     }
     // A POST that cannot take a stream hears its notifications on the session's GET stream.
     if (this.#mayStream) this.#streamOf().send(encoded.text);
-    else this.#session.standalone()?.send(encoded.text);
+    else this.#session.connectedStandalone()?.send(encoded.text);
   }
 
   async ask(requests: InputRequiredValue['requests']): Promise<InputAnswers> {
-    const through = this.#mayStream ? this.#streamOf() : this.#session.standalone();
+    const through = this.#mayStream ? this.#streamOf() : this.#session.connectedStandalone();
     if (through === undefined)
       return {
         responses: {},

@@ -59,7 +59,7 @@ import { type HttpRefusal, WRITE_REFUSALS } from '../refusals.js';
 import { statusOf, writeEmpty, writeJson, writeRefusal } from '../respond.js';
 import { boundedWriter } from '../sse-writer.js';
 import { unavailableAnswer } from '../unavailable-answer.js';
-import { SessionCall } from './session-call.js';
+import { type CallSession, SessionCall } from './session-call.js';
 import { SESSION_REFUSALS } from './session-refusals.js';
 import { SessionStream } from './session-stream.js';
 
@@ -85,16 +85,67 @@ export interface HostHooks {
   readonly onLog: (event: HttpLogEvent) => void;
 }
 
-/** What this process holds of a session beyond its stored record: running calls and open streams. */
-class LiveSession {
+/** What every call of every session on one host shares: built once, so a call allocates none of it. */
+interface CallShared {
+  readonly server: Server;
+  readonly inputTimeoutMs: number;
+  readonly pollAfterMs: number | undefined;
+  readonly relay: CallSession['relay'];
+  readonly reportFault: (description: string, cause: unknown) => void;
+  readonly reportRefusal: (refusal: HttpRefusal) => void;
+  newStream(live: LiveSession): SessionStream;
+  settled(live: LiveSession, call: SessionCall): void;
+}
+
+/**
+ * What this process holds of a session beyond its stored record: running calls and open streams.
+ * It is also what its calls see of the session (CallSession).
+ */
+class LiveSession implements CallSession {
   record: SessionRecord;
   readonly calls = new Map<string, SessionCall>();
   /** Streams that may still get events or connections, by their event-store id. */
   readonly streams = new Map<string, SessionStream>();
   standalone: SessionStream | undefined;
+  readonly #shared: CallShared;
 
-  constructor(record: SessionRecord) {
+  constructor(record: SessionRecord, shared: CallShared) {
     this.record = record;
+    this.#shared = shared;
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+  get server(): Server {
+    return this.#shared.server;
+  }
+  get inputTimeoutMs(): number {
+    return this.#shared.inputTimeoutMs;
+  }
+  get pollAfterMs(): number | undefined {
+    return this.#shared.pollAfterMs;
+  }
+  get relay(): CallSession['relay'] {
+    return this.#shared.relay;
+  }
+  get reportFault(): (description: string, cause: unknown) => void {
+    return this.#shared.reportFault;
+  }
+  get reportRefusal(): (refusal: HttpRefusal) => void {
+    return this.#shared.reportRefusal;
+  }
+
+  openStream(): SessionStream {
+    return this.#shared.newStream(this);
+  }
+
+  connectedStandalone(): SessionStream | undefined {
+    return this.standalone?.connected === true ? this.standalone : undefined;
+  }
+
+  settled(call: SessionCall): void {
+    this.#shared.settled(this, call);
   }
 
   get active(): boolean {
@@ -119,12 +170,20 @@ function after<T>(value: Awaitable<T>, next: (value: T) => void, fail: (cause: u
 }
 
 function legacyOf(record: SessionRecord): LegacySession {
-  const legacy: LegacySession = {
-    revision: record.revision,
-    clientCapabilities: record.clientCapabilities,
-    initialized: record.initialized,
-    subscriptions: new Set(record.subscriptions),
-  };
+  // No Set for a session that watches nothing, as most do: the core reads an absent one as empty.
+  const legacy: LegacySession =
+    record.subscriptions.length === 0
+      ? {
+          revision: record.revision,
+          clientCapabilities: record.clientCapabilities,
+          initialized: record.initialized,
+        }
+      : {
+          revision: record.revision,
+          clientCapabilities: record.clientCapabilities,
+          initialized: record.initialized,
+          subscriptions: new Set(record.subscriptions),
+        };
   return record.logLevel === undefined ? legacy : { ...legacy, logLevel: record.logLevel };
 }
 
@@ -153,6 +212,7 @@ export class SessionHost {
   readonly #hooks: HostHooks;
   readonly #live = new Map<string, LiveSession>();
   readonly #digests = new PrincipalDigests();
+  readonly #shared: CallShared;
   #sweeper: NodeJS.Timeout | undefined;
   #unlisten: (() => void) | undefined;
 
@@ -160,6 +220,19 @@ export class SessionHost {
     this.#server = server;
     this.#options = options;
     this.#hooks = hooks;
+    this.#shared = {
+      server,
+      inputTimeoutMs: options.inputTimeoutMs,
+      pollAfterMs: options.pollAfterMs,
+      relay: options.relay,
+      reportFault: hooks.onFault,
+      reportRefusal: (refusal) => reportRefusal(hooks.onLog, { refusal }),
+      newStream: (live) => this.#newStream(live),
+      settled: (live, call) => {
+        live.calls.delete(callKey(call.requestId));
+        this.#release(live);
+      },
+    };
   }
 
   #refuse(res: ServerResponse, refusal: HttpRefusal, headers: Readonly<Record<string, string>> = {}): void {
@@ -182,8 +255,21 @@ export class SessionHost {
 
   // --- admission ------------------------------------------------------------------------------
 
-  /** The session the request's id names, for the principal `authorize` admitted; else refused. */
-  #admit(request: SessionRequest, then: (record: SessionRecord) => void): void {
+  /** Runs `then` on the session the request's id names, for the principal `authorize` admitted. */
+  #withSession(request: SessionRequest, then: (record: SessionRecord) => void): void {
+    const admitted = this.#admit(request);
+    if (admitted instanceof Promise)
+      void admitted.then((record) => {
+        if (record !== undefined) then(record);
+      });
+    else if (admitted !== undefined) then(admitted);
+  }
+
+  /**
+   * The session the request's id names, for the principal `authorize` admitted; undefined once
+   * refused. A store that answers at once costs no closure here: this runs on every request.
+   */
+  #admit(request: SessionRequest): Awaitable<SessionRecord | undefined> {
     const { headers, res } = request;
     const values = valuesOf(headers, SESSION_HEADER);
     if (values.length === 0) {
@@ -209,23 +295,28 @@ export class SessionHost {
       this.#storeFault(res)(cause);
       return;
     }
-    after(
-      opened,
-      (record) => {
-        if (record === 'unknown') {
-          this.#refuse(res, SESSION_REFUSALS.unknown);
-          return;
-        }
-        if (record === 'other-principal') {
-          this.#refuse(res, SESSION_REFUSALS.otherPrincipal);
-          return;
-        }
-        const live = this.#live.get(record.id);
-        if (live !== undefined) live.record = record;
-        then(record);
+    if (!(opened instanceof Promise)) return this.#opened(opened, res);
+    return opened.then(
+      (record) => this.#opened(record, res),
+      (cause: unknown) => {
+        this.#storeFault(res)(cause);
+        return undefined;
       },
-      this.#storeFault(res),
     );
+  }
+
+  #opened(record: SessionRecord | OpenRefusal, res: ServerResponse): SessionRecord | undefined {
+    if (record === 'unknown') {
+      this.#refuse(res, SESSION_REFUSALS.unknown);
+      return undefined;
+    }
+    if (record === 'other-principal') {
+      this.#refuse(res, SESSION_REFUSALS.otherPrincipal);
+      return undefined;
+    }
+    const live = this.#live.get(record.id);
+    if (live !== undefined) live.record = record;
+    return record;
   }
 
   #principal(request: SessionRequest): string | undefined {
@@ -269,7 +360,13 @@ export class SessionHost {
       else this.#initialize(message, request);
       return;
     }
-    this.#admit(request, (record) => this.#run(record, message, sorted.kind === 'request', request));
+    const isRequest = sorted.kind === 'request';
+    const admitted = this.#admit(request);
+    if (admitted instanceof Promise)
+      void admitted.then((record) => {
+        if (record !== undefined) this.#run(record, message, isRequest, request);
+      });
+    else if (admitted !== undefined) this.#run(admitted, message, isRequest, request);
   }
 
   #initialize(message: Record<string, unknown>, request: SessionRequest): void {
@@ -386,7 +483,7 @@ export class SessionHost {
       return;
     }
     const call = new SessionCall(
-      this.#callSession(live),
+      live,
       id,
       request.auth,
       res,
@@ -456,7 +553,7 @@ export class SessionHost {
       this.#refuse(res, SESSION_REFUSALS.replyMalformed);
       return;
     }
-    this.#admit(request, (record) => {
+    this.#withSession(request, (record) => {
       let delivered: ReturnType<CheckedSessions['relay']['deliver']>;
       try {
         delivered = this.#options.relay.deliver(record.id, reply);
@@ -492,7 +589,7 @@ export class SessionHost {
       this.#refuse(res, SESSION_REFUSALS.lastEventIdMalformed);
       return;
     }
-    this.#admit(request, (record) => {
+    this.#withSession(request, (record) => {
       if (lastId === undefined) {
         this.#openStandalone(record, res);
         return;
@@ -563,7 +660,7 @@ export class SessionHost {
   // --- DELETE --------------------------------------------------------------------------------
 
   delete(request: SessionRequest): void {
-    this.#admit(request, (record) => {
+    this.#withSession(request, (record) => {
       this.#end(record.id, true);
       writeEmpty(request.res, 204);
     });
@@ -574,7 +671,7 @@ export class SessionHost {
   #liveOf(record: SessionRecord): LiveSession {
     let live = this.#live.get(record.id);
     if (live === undefined) {
-      live = new LiveSession(record);
+      live = new LiveSession(record, this.#shared);
       this.#live.set(record.id, live);
     }
     return live;
@@ -612,25 +709,6 @@ export class SessionHost {
           ? WRITE_REFUSALS.sseEventsQueued
           : WRITE_REFUSALS.sseDrainTimeout;
     reportRefusal(this.#hooks.onLog, { refusal });
-  }
-
-  #callSession(live: LiveSession): ConstructorParameters<typeof SessionCall>[0] {
-    const { inputTimeoutMs, pollAfterMs, relay } = this.#options;
-    return {
-      id: live.record.id,
-      server: this.#server,
-      inputTimeoutMs,
-      pollAfterMs,
-      relay,
-      reportFault: this.#hooks.onFault,
-      reportRefusal: (refusal) => reportRefusal(this.#hooks.onLog, { refusal }),
-      openStream: () => this.#newStream(live),
-      standalone: () => (live.standalone?.connected === true ? live.standalone : undefined),
-      settled: (call) => {
-        live.calls.delete(callKey(call.requestId));
-        this.#release(live);
-      },
-    };
   }
 
   /** Ends a session here and in the stores: its calls are aborted, streams closed, waits ended. */
