@@ -215,6 +215,8 @@ export class SessionHost {
   readonly #shared: CallShared;
   #sweeper: NodeJS.Timeout | undefined;
   #unlisten: (() => void) | undefined;
+  /** close() ran: no session starts or runs here again, so nothing it stopped starts again. */
+  #closed = false;
 
   constructor(server: Server, options: CheckedSessions, hooks: HostHooks) {
     this.#server = server;
@@ -271,6 +273,10 @@ export class SessionHost {
    */
   #admit(request: SessionRequest): Awaitable<SessionRecord | undefined> {
     const { headers, res } = request;
+    if (this.#closed) {
+      this.#refuse(res, SESSION_REFUSALS.closed);
+      return;
+    }
     const values = valuesOf(headers, SESSION_HEADER);
     if (values.length === 0) {
       this.#refuse(res, SESSION_REFUSALS.idMissing);
@@ -372,6 +378,10 @@ export class SessionHost {
   #initialize(message: Record<string, unknown>, request: SessionRequest): void {
     const { res } = request;
     const { store, maxSessions } = this.#options;
+    if (this.#closed) {
+      this.#refuse(res, SESSION_REFUSALS.closed);
+      return;
+    }
     const principal = this.#principal(request);
     if (principal === undefined) return;
     const limitHeaders = { 'retry-after': String(SESSION_LIMIT_RETRY_AFTER_SECONDS) };
@@ -809,9 +819,11 @@ export class SessionHost {
    * call running here (its handler's signal fires, its waits for the client end) and ends every
    * open stream, so no timer, stream or handler of ours outlives the server. Sessions in a store
    * that was given are left there: another process may serve them. The in-memory stores this host
-   * built are emptied, as no one else can reach them. Call it once no more requests arrive.
+   * built are emptied, as no one else can reach them. A session request arriving after it is 503
+   * `session-host-closed`, so nothing it stopped starts again; 2026-07-28 is stateless and served.
    */
   close(): void {
+    this.#closed = true;
     if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
     this.#sweeper = undefined;
     this.#unlisten?.();
