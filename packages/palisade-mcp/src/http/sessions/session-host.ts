@@ -91,6 +91,7 @@ interface CallShared {
   readonly inputTimeoutMs: number;
   readonly pollAfterMs: number | undefined;
   readonly relay: CallSession['relay'];
+  readonly relayCarriesCancels: boolean;
   readonly reportFault: (description: string, cause: unknown) => void;
   readonly reportRefusal: (refusal: HttpRefusal) => void;
   newStream(live: LiveSession): SessionStream;
@@ -128,6 +129,9 @@ class LiveSession implements CallSession {
   }
   get relay(): CallSession['relay'] {
     return this.#shared.relay;
+  }
+  get relayCarriesCancels(): boolean {
+    return this.#shared.relayCarriesCancels;
   }
   get reportFault(): (description: string, cause: unknown) => void {
     return this.#shared.reportFault;
@@ -227,6 +231,7 @@ export class SessionHost {
       inputTimeoutMs: options.inputTimeoutMs,
       pollAfterMs: options.pollAfterMs,
       relay: options.relay,
+      relayCarriesCancels: !options.owned.relay,
       reportFault: hooks.onFault,
       reportRefusal: (refusal) => reportRefusal(hooks.onLog, { refusal }),
       newStream: (live) => this.#newStream(live),
@@ -512,13 +517,7 @@ export class SessionHost {
     res: ServerResponse,
   ): void {
     const exchange = handleMessage(this.#server, state, message, NO_IO);
-    if (exchange.cancels !== undefined) {
-      try {
-        void this.#options.relay.cancel(record.id, exchange.cancels);
-      } catch (cause) {
-        this.#hooks.onFault('the session relay failed to carry a cancel', cause);
-      }
-    }
+    if (exchange.cancels !== undefined) this.#cancel(record.id, exchange.cancels);
     // Acknowledged once stored: the client's next request may reach another process.
     let stored: Awaitable<void>;
     try {
@@ -528,6 +527,26 @@ export class SessionHost {
       return;
     }
     after(stored, () => writeEmpty(res, 202), this.#storeFault(res));
+  }
+
+  /**
+   * `notifications/cancelled`: a call running here is found in this host's own map; a relay the
+   * host was given carries the cancel to the other processes (the one it built reaches none).
+   */
+  #cancel(session: string, request: RequestId): void {
+    this.#live.get(session)?.calls.get(callKey(request))?.cancel();
+    if (this.#options.owned.relay) return;
+    const failed = (cause: unknown): void => {
+      // A cancel lost while shared state is unreachable is no fault of the host's.
+      if (!(cause instanceof UnavailableError))
+        this.#hooks.onFault('the session relay failed to carry a cancel', cause);
+    };
+    try {
+      const carried = this.#options.relay.cancel(session, request);
+      if (carried instanceof Promise) carried.catch(failed);
+    } catch (cause) {
+      failed(cause);
+    }
   }
 
   /** Records what a message changed in its session; the caller answers once this settles. */
