@@ -69,6 +69,7 @@ export type HttpTransportRule =
   | 'session-limit'
   | 'session-principal-fault'
   | 'session-store-fault'
+  | 'session-host-closed'
   | 'session-initialize-with-id'
   | 'session-requests-in-flight'
   | 'session-request-id-in-flight'

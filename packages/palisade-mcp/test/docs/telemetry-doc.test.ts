@@ -112,6 +112,7 @@ describe('docs/telemetry.md', () => {
       'session-limit': true,
       'session-principal-fault': true,
       'session-store-fault': true,
+      'session-host-closed': true,
       'session-initialize-with-id': true,
       'session-requests-in-flight': true,
       'session-request-id-in-flight': true,

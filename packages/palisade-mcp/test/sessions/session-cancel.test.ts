@@ -5,6 +5,9 @@
  * aborts what runs on it.
  */
 import { afterEach, describe, expect, test } from 'vitest';
+import type { SessionRelay } from '../../src/sessions/contracts.js';
+import { MemoryRelay } from '../../src/sessions/memory-relay.js';
+import type { RequestId } from '../../src/wire/jsonrpc.js';
 import {
   type Answer,
   type Endpoint,
@@ -149,6 +152,73 @@ describe('notifications/cancelled on a session', () => {
     expect((await client.notify('notifications/cancelled', { requestId: 1 })).status).toBe(202);
     expect((await client.notify('notifications/cancelled', { requestId: 999 })).status).toBe(202);
     expect((await client.request('tools/list')).status).toBe(200);
+  });
+});
+
+/** A relay given to the host, as another process's would be: a MemoryRelay with its own `cancel`. */
+function relayWith(
+  cancel: (relay: MemoryRelay, session: string, request: RequestId) => void | Promise<void>,
+): SessionRelay {
+  const relay = new MemoryRelay();
+  return {
+    wait: (session, deadline) => relay.wait(session, deadline),
+    deliver: (session, reply) => relay.deliver(session, reply),
+    onCancel: (session, request, abort) => relay.onCancel(session, request, abort),
+    cancel: (session, request) => cancel(relay, session, request),
+    endSession: (session) => relay.endSession(session),
+  };
+}
+
+describe('a cancel and the relay the host was given', () => {
+  test('the relay carries the cancel to the other processes, and the call here is aborted', async () => {
+    const carried: unknown[] = [];
+    const counting = relayWith((relay, session, request) => {
+      carried.push(request);
+      relay.cancel(session, request);
+    });
+    const probe = newProbe();
+    const { url } = await open({ sessions: { relay: counting } }, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const call = client.postStream(
+      client.message('tools/call', { name: 'hold', arguments: { tag: 'r' } }, 31),
+    );
+    await probe.started('r');
+    expect((await client.notify('notifications/cancelled', { requestId: 31 })).status).toBe(202);
+    await call;
+    expect(carried).toEqual([31]);
+    expect(probe.aborted).toEqual(['r']);
+  });
+
+  test('a relay whose cancel fails is a host fault, never an unhandled rejection; the call here is still aborted', async () => {
+    const failing = relayWith(() => Promise.reject(new Error('relay down')));
+    const faults: string[] = [];
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown): void => {
+      rejections.push(reason);
+    };
+    process.on('unhandledRejection', onRejection);
+    try {
+      const probe = newProbe();
+      const { url } = await open(
+        { sessions: { relay: failing }, onFault: (description) => faults.push(description) },
+        probe,
+      );
+      const client = new SessionClient(url);
+      await client.open();
+      const call = client.postStream(
+        client.message('tools/call', { name: 'hold', arguments: { tag: 'f' } }, 32),
+      );
+      await probe.started('f');
+      expect((await client.notify('notifications/cancelled', { requestId: 32 })).status).toBe(202);
+      await call;
+      await settle();
+      expect(probe.aborted).toEqual(['f']);
+      expect(faults).toEqual(['the session relay failed to carry a cancel']);
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 });
 

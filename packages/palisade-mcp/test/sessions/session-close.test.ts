@@ -11,9 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFetchHandler } from '../../src/http/fetch/handler.js';
+import type { HttpLogEvent } from '../../src/http/http-options.js';
 import { createHttpHandler, type HttpHandler } from '../../src/http/node/handler.js';
 import { type Serving, serve } from '../../src/http/node/serve.js';
+import { SessionHost } from '../../src/http/sessions/session-host.js';
 import { MemorySessionStore } from '../../src/sessions/memory-session-store.js';
+import { type CheckedSessions, checkSessionsOptions } from '../../src/sessions/options.js';
 import { listenFetch } from '../support/fetch-peer.js';
 import { isReader, SESSION_OPTIONS, SessionClient } from '../support/session-peer.js';
 import { newProbe, sessionServer } from './session-server.js';
@@ -37,8 +40,9 @@ afterEach(async () => {
 /** createHttpHandler on a node:http server the test closes itself: only handler.close() ends what it holds. */
 async function handlerEndpoint(
   sessions: Record<string, unknown>,
+  onLog: (event: HttpLogEvent) => void = () => {},
 ): Promise<{ url: string; handler: HttpHandler }> {
-  const handler = createHttpHandler(sessionServer(), { ...SESSION_OPTIONS, sessions } as Parameters<
+  const handler = createHttpHandler(sessionServer(), { ...SESSION_OPTIONS, sessions, onLog } as Parameters<
     typeof createHttpHandler
   >[1]);
   const http = createHttpServer(handler);
@@ -175,15 +179,40 @@ describe("a handler's close()", () => {
     expect(stream.done).toBe(true);
   });
 
-  test('empties the in-memory store it built: a session id is then unknown (404)', {
+  test('empties the in-memory store it built', { tags: ['threat-model'] }, () => {
+    const checked = checkSessionsOptions({}) as CheckedSessions;
+    const host = new SessionHost(sessionServer(), checked, { onFault: () => {}, onLog: () => {} });
+    const record = {
+      id: 'a'.repeat(32),
+      principal: 'p',
+      revision: '2025-11-25' as const,
+      clientCapabilities: {},
+      initialized: true,
+      subscriptions: [],
+      lastSeen: Date.now(),
+    };
+    expect(checked.store.create(record, 10)).toBe(true);
+    host.close();
+    expect(checked.store.size()).toBe(0);
+  });
+
+  test('refuses every session request after it, initialize included: 503 session-host-closed', {
     tags: ['threat-model'],
   }, async () => {
-    const { url, handler } = await handlerEndpoint({});
+    const events: HttpLogEvent[] = [];
+    const { url, handler } = await handlerEndpoint({}, (event) => events.push(event));
     const client = new SessionClient(url);
     await client.open();
     expect((await client.request('tools/list')).status).toBe(200);
     handler.close();
-    expect((await client.request('tools/list')).status).toBe(404);
+    const later = await client.request('tools/list');
+    expect(later.status).toBe(503);
+    expect(later.json).toMatchObject({ error: { code: -32603 } });
+    const fresh = new SessionClient(url);
+    const opened = await fresh.open();
+    expect(opened.status).toBe(503);
+    expect(opened.headers.get('mcp-session-id')).toBeNull();
+    expect(events.map((event) => event.rule)).toEqual(['session-host-closed', 'session-host-closed']);
   });
 
   test('leaves a store that was given as it is: another process may serve its sessions', {
@@ -198,7 +227,7 @@ describe("a handler's close()", () => {
 });
 
 describe("a fetch handler's close()", () => {
-  test('aborts a call running on a session and empties the store it built', {
+  test('aborts a call running on a session, and a session request after it is 503', {
     tags: ['threat-model'],
   }, async () => {
     const probe = newProbe();
@@ -215,6 +244,6 @@ describe("a fetch handler's close()", () => {
     handler.close();
     expect(probe.aborted).toEqual(['fetch-held']);
     await call.catch(() => undefined);
-    expect((await client.request('tools/list')).status).toBe(404);
+    expect((await client.request('tools/list')).status).toBe(503);
   });
 });

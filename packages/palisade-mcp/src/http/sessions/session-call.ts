@@ -37,6 +37,11 @@ export interface CallSession {
     wait(session: string, deadline: number): PendingReply | Promise<PendingReply>;
     onCancel(session: string, request: RequestId, abort: () => void): () => void;
   };
+  /**
+   * A relay the host was given may bring a cancel from another process, so each call listens to
+   * it; the one the host built reaches no other process, and the host cancels its calls itself.
+   */
+  readonly relayCarriesCancels: boolean;
   readonly reportFault: (description: string, cause: unknown) => void;
   /** Logs and publishes a refusal decided while the call ran (shared state unreachable). */
   readonly reportRefusal: (refusal: HttpRefusal) => void;
@@ -104,9 +109,10 @@ export class SessionCall implements ExchangeIO {
     message: Record<string, unknown>,
     persist: (next: ConnectionState) => Awaitable<void>,
   ): void {
-    this.#unlistenCancel = this.#session.relay.onCancel(this.#session.id, this.requestId, () =>
-      this.cancel(),
-    );
+    if (this.#session.relayCarriesCancels)
+      this.#unlistenCancel = this.#session.relay.onCancel(this.#session.id, this.requestId, () =>
+        this.cancel(),
+      );
     const res = this.#res;
     res.once('close', () => {
       // 2025-11-25: a disconnect is not a cancel. The handler runs on; a stream keeps its events.

@@ -91,6 +91,7 @@ interface CallShared {
   readonly inputTimeoutMs: number;
   readonly pollAfterMs: number | undefined;
   readonly relay: CallSession['relay'];
+  readonly relayCarriesCancels: boolean;
   readonly reportFault: (description: string, cause: unknown) => void;
   readonly reportRefusal: (refusal: HttpRefusal) => void;
   newStream(live: LiveSession): SessionStream;
@@ -128,6 +129,9 @@ class LiveSession implements CallSession {
   }
   get relay(): CallSession['relay'] {
     return this.#shared.relay;
+  }
+  get relayCarriesCancels(): boolean {
+    return this.#shared.relayCarriesCancels;
   }
   get reportFault(): (description: string, cause: unknown) => void {
     return this.#shared.reportFault;
@@ -215,6 +219,8 @@ export class SessionHost {
   readonly #shared: CallShared;
   #sweeper: NodeJS.Timeout | undefined;
   #unlisten: (() => void) | undefined;
+  /** close() ran: no session starts or runs here again, so nothing it stopped starts again. */
+  #closed = false;
 
   constructor(server: Server, options: CheckedSessions, hooks: HostHooks) {
     this.#server = server;
@@ -225,6 +231,7 @@ export class SessionHost {
       inputTimeoutMs: options.inputTimeoutMs,
       pollAfterMs: options.pollAfterMs,
       relay: options.relay,
+      relayCarriesCancels: !options.owned.relay,
       reportFault: hooks.onFault,
       reportRefusal: (refusal) => reportRefusal(hooks.onLog, { refusal }),
       newStream: (live) => this.#newStream(live),
@@ -271,6 +278,10 @@ export class SessionHost {
    */
   #admit(request: SessionRequest): Awaitable<SessionRecord | undefined> {
     const { headers, res } = request;
+    if (this.#closed) {
+      this.#refuse(res, SESSION_REFUSALS.closed);
+      return;
+    }
     const values = valuesOf(headers, SESSION_HEADER);
     if (values.length === 0) {
       this.#refuse(res, SESSION_REFUSALS.idMissing);
@@ -372,6 +383,10 @@ export class SessionHost {
   #initialize(message: Record<string, unknown>, request: SessionRequest): void {
     const { res } = request;
     const { store, maxSessions } = this.#options;
+    if (this.#closed) {
+      this.#refuse(res, SESSION_REFUSALS.closed);
+      return;
+    }
     const principal = this.#principal(request);
     if (principal === undefined) return;
     const limitHeaders = { 'retry-after': String(SESSION_LIMIT_RETRY_AFTER_SECONDS) };
@@ -502,13 +517,7 @@ export class SessionHost {
     res: ServerResponse,
   ): void {
     const exchange = handleMessage(this.#server, state, message, NO_IO);
-    if (exchange.cancels !== undefined) {
-      try {
-        void this.#options.relay.cancel(record.id, exchange.cancels);
-      } catch (cause) {
-        this.#hooks.onFault('the session relay failed to carry a cancel', cause);
-      }
-    }
+    if (exchange.cancels !== undefined) this.#cancel(record.id, exchange.cancels);
     // Acknowledged once stored: the client's next request may reach another process.
     let stored: Awaitable<void>;
     try {
@@ -518,6 +527,26 @@ export class SessionHost {
       return;
     }
     after(stored, () => writeEmpty(res, 202), this.#storeFault(res));
+  }
+
+  /**
+   * `notifications/cancelled`: a call running here is found in this host's own map; a relay the
+   * host was given carries the cancel to the other processes (the one it built reaches none).
+   */
+  #cancel(session: string, request: RequestId): void {
+    this.#live.get(session)?.calls.get(callKey(request))?.cancel();
+    if (this.#options.owned.relay) return;
+    const failed = (cause: unknown): void => {
+      // A cancel lost while shared state is unreachable is no fault of the host's.
+      if (!(cause instanceof UnavailableError))
+        this.#hooks.onFault('the session relay failed to carry a cancel', cause);
+    };
+    try {
+      const carried = this.#options.relay.cancel(session, request);
+      if (carried instanceof Promise) carried.catch(failed);
+    } catch (cause) {
+      failed(cause);
+    }
   }
 
   /** Records what a message changed in its session; the caller answers once this settles. */
@@ -809,9 +838,11 @@ export class SessionHost {
    * call running here (its handler's signal fires, its waits for the client end) and ends every
    * open stream, so no timer, stream or handler of ours outlives the server. Sessions in a store
    * that was given are left there: another process may serve them. The in-memory stores this host
-   * built are emptied, as no one else can reach them. Call it once no more requests arrive.
+   * built are emptied, as no one else can reach them. A session request arriving after it is 503
+   * `session-host-closed`, so nothing it stopped starts again; 2026-07-28 is stateless and served.
    */
   close(): void {
+    this.#closed = true;
     if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
     this.#sweeper = undefined;
     this.#unlisten?.();

@@ -34,6 +34,12 @@ export const SESSION_REFUSALS = Object.freeze({
   limit: lateRefusal('session-limit', 503, INTERNAL_ERROR, 'Server busy: too many sessions are open'),
   principalFault: lateRefusal('session-principal-fault', 500, INTERNAL_ERROR, 'Internal error'),
   storeFault: lateRefusal('session-store-fault', 503, INTERNAL_ERROR, 'Service unavailable'),
+  closed: lateRefusal(
+    'session-host-closed',
+    503,
+    INTERNAL_ERROR,
+    'Service unavailable: the server is closing',
+  ),
   initializeWithId: lateRefusal(
     'session-initialize-with-id',
     400,
