@@ -187,8 +187,9 @@ describe('serve() deadlines and close()', () => {
     const client = new RawClient(served.port);
     client.send('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     await client.closed;
-    // On a 1 s tick the first check could not come before 1,000 ms after serve().
-    expect(performance.now() - start).toBeLessThan(900);
+    // On a 1 s tick the first check could not come before 1,000 ms after serve(): anything sooner
+    // is our own tick, whatever the machine's load added to the 50 ms.
+    expect(performance.now() - start).toBeLessThan(1_000);
     expect(client.text()).toMatch(/^HTTP\/1\.1 408 /);
   });
 
