@@ -104,7 +104,8 @@ describe('serve().close() with sessions', () => {
     tags: ['threat-model'],
     timeout: 30_000,
   }, async () => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD], {
+    // The child runs the sources, as this file does: a mutation run's sandbox has no build.
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -141,8 +142,8 @@ describe('serve().close() with sessions', () => {
  */
 const CHILD = `
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createServer, defineTool } from 'palisade-mcp';
-import { serve } from 'palisade-mcp/http';
+import { createServer, defineTool } from './src/index.ts';
+import { serve } from './src/http/node/serve.ts';
 let serving;
 const server = createServer({
   name: 'close-child',
