@@ -1,6 +1,6 @@
 /**
- * What a request changes in its session (a subscription, `notifications/initialized`) is stored
- * before it is acknowledged: behind a load balancer the client's next request may reach another
+ * What a request changes in its session (a subscription, `notifications/initialized`, its end by
+ * DELETE) is stored before it is acknowledged: behind a load balancer the client's next request may reach another
  * process, which knows the session only from the store. A store that records slowly delays the
  * answer; one that fails turns it into a refusal, never into the handler's success.
  */
@@ -50,6 +50,10 @@ class SlowStore extends MemorySessionStore {
       }, this.#delayMs),
     );
   }
+
+  override delete(id: string): Promise<boolean> {
+    return new Promise((resolve) => setTimeout(() => resolve(super.delete(id)), this.#delayMs));
+  }
 }
 
 /** A memory store whose `update` fails with `failure` once `failing` is set. */
@@ -66,6 +70,11 @@ class FailingStore extends MemorySessionStore {
     if (this.failing) return Promise.reject(this.#failure());
     super.update(id, change);
     return Promise.resolve();
+  }
+
+  override delete(id: string): Promise<boolean> {
+    if (this.failing) return Promise.reject(this.#failure());
+    return Promise.resolve(super.delete(id));
   }
 }
 
@@ -143,6 +152,30 @@ describe('a change to a session is stored before it is acknowledged', () => {
     expect(answer.json).toMatchObject({ error: { code: -32603, message: 'Service unavailable' } });
     expect(events.map((event) => event.rule)).toContain('session-store-fault');
     expect(faults).toContain('the session store failed to record a change');
+  });
+
+  test('DELETE is answered 204 only once the store no longer holds the session', {
+    tags: ['threat-model'],
+  }, async () => {
+    const store = new SlowStore(150);
+    const { url } = await open({ sessions: { store } });
+    const client = new SessionClient(url);
+    await client.open();
+    expect(store.size()).toBe(1);
+    expect((await client.delete()).status).toBe(204);
+    expect(store.size()).toBe(0);
+  });
+
+  test('a DELETE the store cannot carry out is 503, not 204', async () => {
+    const store = new FailingStore(unreachable);
+    const { url } = await open({ sessions: { store } });
+    const client = new SessionClient(url);
+    await client.open();
+    store.failing = true;
+    const answer = await client.delete();
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('7');
+    expect(store.size()).toBe(1);
   });
 
   test('notifications/initialized the store cannot record is 503, not 202', {

@@ -690,8 +690,18 @@ export class SessionHost {
 
   delete(request: SessionRequest): void {
     this.#withSession(request, (record) => {
-      this.#end(record.id, true);
-      writeEmpty(request.res, 204);
+      const { res } = request;
+      let deleted: Awaitable<boolean>;
+      try {
+        deleted = this.#options.store.delete(record.id);
+      } catch (cause) {
+        this.#storeFault(res)(cause);
+        return;
+      }
+      // Ended here at once, and answered once the store no longer holds it: after the 204 no
+      // process behind the same store serves the session.
+      this.#end(record.id, false);
+      after(deleted, () => writeEmpty(res, 204), this.#storeFault(res));
     });
   }
 
