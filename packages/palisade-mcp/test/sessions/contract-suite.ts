@@ -51,6 +51,19 @@ export function sessionStoreContract(name: string, make: Factory<SessionStore>):
       });
     });
 
+    test('opening moves lastSeen and keeps every other member as it was recorded', async () => {
+      const store = await make();
+      const made = { ...record('a'), logLevel: 'debug' as const };
+      await store.create(made, 10);
+      await store.update('a', { initialized: true, subscriptions: ['test://one', 'test://two'] });
+      expect(await store.open('a', 'p-alice', T0 + 2_000, IDLE)).toEqual({
+        ...made,
+        initialized: true,
+        subscriptions: ['test://one', 'test://two'],
+        lastSeen: T0 + 2_000,
+      });
+    });
+
     test('an id never created opens as unknown', async () => {
       const store = await make();
       await store.create(record('a'), 10);

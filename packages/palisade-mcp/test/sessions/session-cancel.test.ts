@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { SessionRelay } from '../../src/sessions/contracts.js';
 import { MemoryRelay } from '../../src/sessions/memory-relay.js';
+import { UnavailableError } from '../../src/unavailable.js';
 import type { RequestId } from '../../src/wire/jsonrpc.js';
 import {
   type Answer,
@@ -219,6 +220,52 @@ describe('a cancel and the relay the host was given', () => {
     } finally {
       process.off('unhandledRejection', onRejection);
     }
+  });
+});
+
+describe('a cancel the given relay cannot carry', () => {
+  async function cancelThrough(
+    relay: SessionRelay,
+    tag: string,
+    id: number,
+  ): Promise<{ faults: string[]; probe: Probe }> {
+    const faults: string[] = [];
+    const probe = newProbe();
+    const { url } = await open(
+      { sessions: { relay }, onFault: (description) => faults.push(description) },
+      probe,
+    );
+    const client = new SessionClient(url);
+    await client.open();
+    const call = client.postStream(client.message('tools/call', { name: 'hold', arguments: { tag } }, id));
+    await probe.started(tag);
+    expect((await client.notify('notifications/cancelled', { requestId: id })).status).toBe(202);
+    await call;
+    await settle();
+    return { faults, probe };
+  }
+
+  test('one unreachable for now (UnavailableError) is no fault, and the call here is still aborted', async () => {
+    const unavailable = new UnavailableError({ rule: 'relay-down', retryAfterSeconds: 1, message: 'down' });
+    const { faults, probe } = await cancelThrough(
+      relayWith(() => Promise.reject(unavailable)),
+      'u',
+      33,
+    );
+    expect(probe.aborted).toEqual(['u']);
+    expect(faults).toEqual([]);
+  });
+
+  test('one whose cancel throws is a host fault, and the call here is still aborted', async () => {
+    const { faults, probe } = await cancelThrough(
+      relayWith(() => {
+        throw new Error('relay broken');
+      }),
+      't',
+      34,
+    );
+    expect(probe.aborted).toEqual(['t']);
+    expect(faults).toEqual(['the session relay failed to carry a cancel']);
   });
 });
 

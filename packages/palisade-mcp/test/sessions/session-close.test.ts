@@ -18,6 +18,7 @@ import { SessionHost } from '../../src/http/sessions/session-host.js';
 import { MemorySessionStore } from '../../src/sessions/memory-session-store.js';
 import { type CheckedSessions, checkSessionsOptions } from '../../src/sessions/options.js';
 import { listenFetch } from '../support/fetch-peer.js';
+import { HeldStore } from '../support/held-store.js';
 import { isReader, SESSION_OPTIONS, SessionClient } from '../support/session-peer.js';
 import { newProbe, sessionServer } from './session-server.js';
 
@@ -41,10 +42,13 @@ afterEach(async () => {
 async function handlerEndpoint(
   sessions: Record<string, unknown>,
   onLog: (event: HttpLogEvent) => void = () => {},
+  probe = newProbe(),
 ): Promise<{ url: string; handler: HttpHandler }> {
-  const handler = createHttpHandler(sessionServer(), { ...SESSION_OPTIONS, sessions, onLog } as Parameters<
-    typeof createHttpHandler
-  >[1]);
+  const handler = createHttpHandler(sessionServer(probe), {
+    ...SESSION_OPTIONS,
+    sessions,
+    onLog,
+  } as Parameters<typeof createHttpHandler>[1]);
   const http = createHttpServer(handler);
   http.listen(0, '127.0.0.1');
   await once(http, 'listening');
@@ -197,7 +201,7 @@ describe("a handler's close()", () => {
     expect(checked.store.size()).toBe(0);
   });
 
-  test('refuses every session request after it, initialize included: 503 session-host-closed', {
+  test('after it, a session of the store it built has ended: a request naming it is 404, and initialize is 503', {
     tags: ['threat-model'],
   }, async () => {
     const events: HttpLogEvent[] = [];
@@ -206,14 +210,61 @@ describe("a handler's close()", () => {
     await client.open();
     expect((await client.request('tools/list')).status).toBe(200);
     handler.close();
+    expect((await client.request('tools/list')).status).toBe(404);
+    const opened = await new SessionClient(url).open();
+    expect(opened.status).toBe(503);
+    expect(opened.json).toMatchObject({ error: { code: -32603 } });
+    expect(opened.headers.get('mcp-session-id')).toBeNull();
+    expect(events.map((event) => event.rule)).toEqual(['session-unknown', 'session-host-closed']);
+  });
+
+  test('after it, a session of a given store is 503 session-host-closed: another process may serve it', {
+    tags: ['threat-model'],
+  }, async () => {
+    const events: HttpLogEvent[] = [];
+    const { url, handler } = await handlerEndpoint({ store: new MemorySessionStore() }, (event) =>
+      events.push(event),
+    );
+    const client = new SessionClient(url);
+    await client.open();
+    handler.close();
     const later = await client.request('tools/list');
     expect(later.status).toBe(503);
-    expect(later.json).toMatchObject({ error: { code: -32603 } });
-    const fresh = new SessionClient(url);
-    const opened = await fresh.open();
-    expect(opened.status).toBe(503);
-    expect(opened.headers.get('mcp-session-id')).toBeNull();
-    expect(events.map((event) => event.rule)).toEqual(['session-host-closed', 'session-host-closed']);
+    expect(events.map((event) => event.rule)).toEqual(['session-host-closed']);
+  });
+
+  test('a request whose store answers after it is refused, and its handler never runs', {
+    tags: ['threat-model'],
+  }, async () => {
+    const store = new HeldStore();
+    const probe = newProbe();
+    const { url, handler } = await handlerEndpoint({ store }, () => {}, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const reads = store.hold('open');
+    const call = client.request('tools/call', { name: 'hold', arguments: { tag: 'late' } });
+    await reads.arrived();
+    handler.close();
+    reads.release();
+    expect((await call).status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(probe.held.has('late')).toBe(false);
+  });
+
+  test('an initialize the store was making when it ran is refused 503 and leaves no session behind', {
+    tags: ['threat-model'],
+  }, async () => {
+    const store = new HeldStore();
+    const { url, handler } = await handlerEndpoint({ store });
+    const creates = store.hold('create');
+    const opened = new SessionClient(url).open();
+    await creates.arrived();
+    handler.close();
+    creates.release();
+    const answer = await opened;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('mcp-session-id')).toBeNull();
+    await expect.poll(() => store.size()).toBe(0);
   });
 
   test('leaves a store that was given as it is: another process may serve its sessions', {
@@ -228,7 +279,7 @@ describe("a handler's close()", () => {
 });
 
 describe("a fetch handler's close()", () => {
-  test('aborts a call running on a session, and a session request after it is 503', {
+  test('aborts a call running on a session, and the session has ended: 404', {
     tags: ['threat-model'],
   }, async () => {
     const probe = newProbe();
@@ -245,6 +296,6 @@ describe("a fetch handler's close()", () => {
     handler.close();
     expect(probe.aborted).toEqual(['fetch-held']);
     await call.catch(() => undefined);
-    expect((await client.request('tools/list')).status).toBe(503);
+    expect((await client.request('tools/list')).status).toBe(404);
   });
 });

@@ -1,18 +1,21 @@
 /**
  * What a request changes in its session (a subscription, `notifications/initialized`, its end by
- * DELETE) is stored before it is acknowledged: behind a load balancer the client's next request may reach another
- * process, which knows the session only from the store. A store that records slowly delays the
- * answer; one that fails turns it into a refusal, never into the handler's success.
+ * DELETE) is stored before it is acknowledged: behind a load balancer the client's next request
+ * may reach another process, which knows the session only from the store. A store that records
+ * slowly delays the answer; one that fails turns it into a refusal, never into the handler's
+ * success, and a change the store refused is not heard here either. The store's calls are held
+ * by the test (support/held-store.ts), so the order is the test's, not the machine's.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
 import type { Server } from '../../src/index.js';
-import type { SessionChange } from '../../src/sessions/contracts.js';
-import { MemorySessionStore } from '../../src/sessions/memory-session-store.js';
 import { UnavailableError } from '../../src/unavailable.js';
+import { HeldStore } from '../support/held-store.js';
 import {
+  type Answer,
   type Endpoint,
   type EndpointOptions,
+  type EventReader,
   isReader,
   nodeEndpoint,
   SessionClient,
@@ -31,99 +34,147 @@ async function open(options: EndpointOptions): Promise<{ url: string; server: Se
   return { url: endpoint.url, server };
 }
 
-/** A memory store whose `update` lands `delayMs` after it is asked, as a database's would. */
-class SlowStore extends MemorySessionStore {
-  readonly applied: SessionChange[] = [];
-  readonly #delayMs: number;
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-  constructor(delayMs: number) {
-    super();
-    this.#delayMs = delayMs;
-  }
-
-  override update(id: string, change: SessionChange): Promise<void> {
-    return new Promise((resolve) =>
-      setTimeout(() => {
-        super.update(id, change);
-        this.applied.push(change);
-        resolve();
-      }, this.#delayMs),
-    );
-  }
-
-  override delete(id: string): Promise<boolean> {
-    return new Promise((resolve) => setTimeout(() => resolve(super.delete(id)), this.#delayMs));
-  }
+/** Whether `answer` settled within `ms`: a held store must keep it waiting. */
+async function answeredWithin(answer: Promise<unknown>, ms: number): Promise<boolean> {
+  let settled = false;
+  void answer.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  await pause(ms);
+  return settled;
 }
 
-/** A memory store whose `update` fails with `failure` once `failing` is set. */
-class FailingStore extends MemorySessionStore {
-  failing = false;
-  readonly #failure: () => Error;
-
-  constructor(failure: () => Error) {
-    super();
-    this.#failure = failure;
-  }
-
-  override update(id: string, change: SessionChange): Promise<void> {
-    if (this.failing) return Promise.reject(this.#failure());
-    super.update(id, change);
-    return Promise.resolve();
-  }
-
-  override delete(id: string): Promise<boolean> {
-    if (this.failing) return Promise.reject(this.#failure());
-    return Promise.resolve(super.delete(id));
-  }
+async function stream(client: SessionClient): Promise<EventReader> {
+  const opened = await client.stream();
+  if (!isReader(opened)) throw new Error(`expected a stream, got ${opened.status}`);
+  await opened.next(); // the priming event
+  return opened;
 }
+
+const UPDATED = {
+  jsonrpc: '2.0',
+  method: 'notifications/resources/updated',
+  params: { uri: 'test://watched' },
+};
 
 const unreachable = () =>
   new UnavailableError({ rule: 'store-unavailable', retryAfterSeconds: 7, message: 'the store is down' });
 
 describe('a change to a session is stored before it is acknowledged', () => {
-  test('a subscription answered on a slow store is heard by the GET stream opened next', {
+  test('a subscription is answered only once the store has recorded it, and is heard by the GET stream opened next', {
     tags: ['threat-model'],
   }, async () => {
-    const store = new SlowStore(150);
+    const store = new HeldStore();
     const { url, server } = await open({ sessions: { store } });
     const client = new SessionClient(url);
     await client.open();
-    const subscribed = await client.request('resources/subscribe', { uri: 'test://watched' });
-    expect(subscribed.json).toMatchObject({ result: {} });
-    const stream = await client.stream();
-    if (!isReader(stream)) throw new Error(`expected a stream, got ${stream.status}`);
+    const gate = store.hold('update');
+    const subscribed = client.request('resources/subscribe', { uri: 'test://watched' });
+    await gate.arrived();
+    expect(await answeredWithin(subscribed, 200)).toBe(false);
+    gate.release();
+    expect((await subscribed).json).toMatchObject({ result: {} });
+    expect(store.applied).toContainEqual({ subscriptions: ['test://watched'] });
+    const watching = await stream(client);
     try {
-      await stream.next();
       server.notifyResourceUpdated('test://watched');
-      expect((await stream.next())?.message).toEqual({
-        jsonrpc: '2.0',
-        method: 'notifications/resources/updated',
-        params: { uri: 'test://watched' },
-      });
+      expect((await watching.next())?.message).toEqual(UPDATED);
     } finally {
-      await stream.close();
+      await watching.close();
     }
   });
 
   test('notifications/initialized is answered 202 only once the store has recorded it', async () => {
-    const store = new SlowStore(150);
+    const store = new HeldStore();
+    const gate = store.hold('update');
     const { url } = await open({ sessions: { store } });
     const client = new SessionClient(url);
     // open() sends notifications/initialized and waits for its 202.
-    await client.open();
-    expect(store.applied).toContainEqual({ initialized: true });
+    const opened = client.open();
+    await gate.arrived();
+    expect(await answeredWithin(opened, 200)).toBe(false);
+    gate.release();
+    await opened;
+    expect(store.applied).toEqual([{ initialized: true }]);
   });
 
+  test('DELETE is answered 204 only once the store no longer holds the session', {
+    tags: ['threat-model'],
+  }, async () => {
+    const store = new HeldStore();
+    const { url } = await open({ sessions: { store } });
+    const client = new SessionClient(url);
+    await client.open();
+    const gate = store.hold('delete');
+    const deleted = client.delete();
+    await gate.arrived();
+    expect(await answeredWithin(deleted, 200)).toBe(false);
+    expect(store.size()).toBe(1);
+    gate.release();
+    expect((await deleted).status).toBe(204);
+    expect(store.size()).toBe(0);
+  });
+
+  test('a subscription stored while another request of the session was being admitted is still heard here', async () => {
+    const store = new HeldStore();
+    const { url, server } = await open({ sessions: { store } });
+    const client = new SessionClient(url);
+    await client.open();
+    const watching = await stream(client);
+    try {
+      const updates = store.hold('update');
+      const subscribed = client.request('resources/subscribe', { uri: 'test://watched' });
+      await updates.arrived();
+      // A second request reads the session before the subscription lands, and its read arrives after.
+      const reads = store.hold('open');
+      const listed = client.request('tools/list');
+      await reads.arrived();
+      updates.release();
+      expect((await subscribed).json).toMatchObject({ result: {} });
+      reads.release();
+      expect((await listed).status).toBe(200);
+      server.notifyResourceUpdated('test://watched');
+      expect((await watching.next())?.message).toEqual(UPDATED);
+    } finally {
+      await watching.close();
+    }
+  });
+
+  test('a cancel that arrives once the request has run, its change being stored, is too late: the answer is sent', async () => {
+    const store = new HeldStore();
+    const { url } = await open({ sessions: { store } });
+    const client = new SessionClient(url);
+    await client.open();
+    const gate = store.hold('update');
+    const subscribed = client.post(client.message('resources/subscribe', { uri: 'test://watched' }, 41), {
+      accept: 'application/json',
+    });
+    await gate.arrived();
+    expect((await client.notify('notifications/cancelled', { requestId: 41 })).status).toBe(202);
+    gate.release();
+    const answer = await subscribed;
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ jsonrpc: '2.0', id: 41, result: {} });
+  });
+});
+
+describe('a change the store cannot record', () => {
   test('a subscription the store cannot record for now is 503 with its Retry-After and rule, not a result', {
     tags: ['threat-model'],
   }, async () => {
-    const store = new FailingStore(unreachable);
+    const store = new HeldStore();
     const events: HttpLogEvent[] = [];
     const { url } = await open({ sessions: { store }, onLog: (event) => events.push(event) });
     const client = new SessionClient(url);
     await client.open();
-    store.failing = true;
+    store.hold('update').fail(unreachable());
     const answer = await client.request('resources/subscribe', { uri: 'test://watched' });
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('7');
@@ -135,7 +186,7 @@ describe('a change to a session is stored before it is acknowledged', () => {
   test('a subscription the store fails to record is 503 session-store-fault, and the host hears the fault', {
     tags: ['threat-model'],
   }, async () => {
-    const store = new FailingStore(() => new Error('disk full'));
+    const store = new HeldStore();
     const events: HttpLogEvent[] = [];
     const faults: string[] = [];
     const { url } = await open({
@@ -145,7 +196,7 @@ describe('a change to a session is stored before it is acknowledged', () => {
     });
     const client = new SessionClient(url);
     await client.open();
-    store.failing = true;
+    store.hold('update').fail(new Error('disk full'));
     const answer = await client.request('resources/subscribe', { uri: 'test://watched' });
     expect(answer.status).toBe(503);
     expect(answer.text).not.toContain('disk full');
@@ -154,37 +205,50 @@ describe('a change to a session is stored before it is acknowledged', () => {
     expect(faults).toContain('the session store failed to record a change');
   });
 
-  test('DELETE is answered 204 only once the store no longer holds the session', {
-    tags: ['threat-model'],
-  }, async () => {
-    const store = new SlowStore(150);
-    const { url } = await open({ sessions: { store } });
+  test('a subscription the store refused is not heard on this process either', async () => {
+    const store = new HeldStore();
+    const { url, server } = await open({ sessions: { store } });
     const client = new SessionClient(url);
     await client.open();
-    expect(store.size()).toBe(1);
-    expect((await client.delete()).status).toBe(204);
-    expect(store.size()).toBe(0);
-  });
-
-  test('a DELETE the store cannot carry out is 503, not 204', async () => {
-    const store = new FailingStore(unreachable);
-    const { url } = await open({ sessions: { store } });
-    const client = new SessionClient(url);
-    await client.open();
-    store.failing = true;
-    const answer = await client.delete();
-    expect(answer.status).toBe(503);
-    expect(answer.headers.get('retry-after')).toBe('7');
-    expect(store.size()).toBe(1);
+    const watching = await stream(client);
+    try {
+      store.hold('update').fail(unreachable());
+      expect((await client.request('resources/subscribe', { uri: 'test://watched' })).status).toBe(503);
+      server.notifyResourceUpdated('test://watched');
+      server.notifyListChanged('tools');
+      // The list change arrives; the update of the URI the store never recorded does not.
+      expect((await watching.next())?.message?.['method']).toBe('notifications/tools/list_changed');
+    } finally {
+      await watching.close();
+    }
   });
 
   test('notifications/initialized the store cannot record is 503, not 202', {
     tags: ['threat-model'],
   }, async () => {
-    const store = new FailingStore(unreachable);
+    const store = new HeldStore();
+    store.hold('update').fail(unreachable());
+    const { url } = await open({ sessions: { store } });
+    await expect(new SessionClient(url).open()).rejects.toThrow('initialized answered 503');
+  });
+
+  test('a DELETE the store cannot carry out is 503, and the session can still be resumed', async () => {
+    const store = new HeldStore();
     const { url } = await open({ sessions: { store } });
     const client = new SessionClient(url);
-    store.failing = true;
-    await expect(client.open()).rejects.toThrow('initialized answered 503');
+    await client.open();
+    const first = await client.stream();
+    if (!isReader(first)) throw new Error(`expected a stream, got ${first.status}`);
+    const priming = await first.next();
+    await first.close();
+    store.hold('delete').fail(unreachable());
+    const answer: Answer = await client.delete();
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('7');
+    expect(store.size()).toBe(1);
+    // Its kept events were not dropped: a resume from the priming event is no last-event-id-unknown.
+    const resumed = await client.stream({ 'last-event-id': priming?.id ?? '' });
+    expect(isReader(resumed) ? 200 : resumed.status).toBe(200);
+    if (isReader(resumed)) await resumed.close();
   });
 });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { MemorySessionStore } from '../../src/sessions/memory-session-store.js';
+import { HeldStore } from '../support/held-store.js';
 import { type Endpoint, isReader, nodeEndpoint, SessionClient } from '../support/session-peer.js';
 import { newProbe, sessionServer } from './session-server.js';
 
@@ -316,6 +317,40 @@ describe('ending a session', () => {
     await new SessionClient(url).open();
     expect(store.size()).toBe(1);
     await expect.poll(() => store.size(), { timeout: 5_000, interval: 100 }).toBe(0);
+  });
+
+  test('a store that fails while the sweep keeps an active session alive is a host fault, and the process serves on', {
+    tags: ['threat-model'],
+  }, async () => {
+    const store = new HeldStore();
+    const faults: string[] = [];
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown): void => {
+      rejections.push(reason);
+    };
+    process.on('unhandledRejection', onRejection);
+    try {
+      const { url } = await open({
+        sessions: { idleTimeoutMs: 1_000, store },
+        onFault: (description) => faults.push(description),
+      });
+      const client = new SessionClient(url);
+      await client.open();
+      // An open GET stream makes the session active: each sweep refreshes it in the store.
+      const watching = await client.stream();
+      if (!isReader(watching)) throw new Error(`expected a stream, got ${watching.status}`);
+      const reads = store.hold('open');
+      reads.fail(new Error('db down'));
+      await expect
+        .poll(() => faults, { timeout: 5_000, interval: 50 })
+        .toContain('the session store failed to sweep');
+      await watching.close();
+      expect(rejections).toEqual([]);
+      store.unhold('open');
+      expect((await client.request('tools/list')).status).toBe(200);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 });
 

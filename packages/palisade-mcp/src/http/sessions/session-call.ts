@@ -75,6 +75,8 @@ export class SessionCall implements ExchangeIO {
   #unavailable: UnavailableError | undefined;
   /** The session store failed to record what the request changed: a JSON answer is then a 503. */
   #unstored = false;
+  /** Answered, its change being stored: a cancel no longer applies. */
+  #settling = false;
 
   constructor(
     session: CallSession,
@@ -129,20 +131,28 @@ export class SessionCall implements ExchangeIO {
       this.#poll.unref();
     }
     const exchange = handleMessage(this.#session.server, state, message, this);
-    let stored: Awaitable<void>;
+    // What the store says, held from now: a failure is never left without a handler.
+    let stored: Promise<{ readonly failed: unknown } | undefined> | undefined;
     try {
-      stored = persist(exchange.state);
+      const pending = persist(exchange.state);
+      if (pending instanceof Promise)
+        stored = pending.then(
+          () => undefined,
+          (cause: unknown) => ({ failed: cause }),
+        );
     } catch (cause) {
-      stored = Promise.reject(cause);
+      stored = Promise.resolve({ failed: cause });
     }
     void exchange.response.then((response) => {
-      if (!(stored instanceof Promise)) {
+      if (stored === undefined) {
         this.#deliver(response, exchange.stage);
         return;
       }
-      stored.then(
-        () => this.#deliver(response, exchange.stage),
-        (cause: unknown) => this.#deliver(this.#notStored(cause), exchange.stage),
+      // The request has run and its change is being stored: a cancel now comes too late to
+      // undo it, so the answer it earned is the one sent (the spec lets a cancel be ignored then).
+      this.#settling = true;
+      void stored.then((outcome) =>
+        this.#deliver(outcome === undefined ? response : this.#notStored(outcome.failed), exchange.stage),
       );
     });
   }
@@ -212,7 +222,7 @@ export class SessionCall implements ExchangeIO {
    * POST not yet answered gets an empty stream (or 204 when it cannot take one).
    */
   cancel(): void {
-    if (this.#done) return;
+    if (this.#done || this.#settling) return;
     this.#stop();
     this.#controller ??= new AbortController();
     this.#controller.abort();
@@ -249,16 +259,19 @@ export class SessionCall implements ExchangeIO {
       encoded = encodeMessage(internalError('id' in answer ? answer.id : undefined));
     }
     const text = encoded.ok ? encoded.text : INTERNAL_ERROR_TEXT;
-    const streamed = this.#stream !== undefined;
-    const failed = this.#failedAnswer(streamed ? 200 : 503);
-    if (failed !== undefined) this.#session.reportRefusal(failed.refusal);
     if (this.#stream !== undefined) {
+      const failed = this.#failedAnswer(200);
+      if (failed !== undefined) this.#session.reportRefusal(failed.refusal);
       this.#stream.send(text, true);
       return;
     }
+    // The client left before any event: nothing is sent, so no refusal is told of either.
     if (this.#gone) return;
-    if (failed !== undefined) writeJson(this.#res, 503, text, failed.headers);
-    else writeJson(this.#res, statusOf(answer, stage), text);
+    const failed = this.#failedAnswer(503);
+    if (failed !== undefined) {
+      this.#session.reportRefusal(failed.refusal);
+      writeJson(this.#res, 503, text, failed.headers);
+    } else writeJson(this.#res, statusOf(answer, stage), text);
     const res = this.#res;
     if (res.writableLength > 0 || !res.writableEnded) boundedWriter(res, () => {}).watchEnd();
   }

@@ -108,6 +108,11 @@ class LiveSession implements CallSession {
   /** Streams that may still get events or connections, by their event-store id. */
   readonly streams = new Map<string, SessionStream>();
   standalone: SessionStream | undefined;
+  /**
+   * The host's sequence number when a change this process stored was last laid on `record`: a
+   * store read begun before it may not hold that change, and must not replace the record.
+   */
+  changedAt = 0;
   readonly #shared: CallShared;
 
   constructor(record: SessionRecord, shared: CallShared) {
@@ -221,6 +226,8 @@ export class SessionHost {
   #unlisten: (() => void) | undefined;
   /** close() ran: no session starts or runs here again, so nothing it stopped starts again. */
   #closed = false;
+  /** Orders store reads against changes stored from here (LiveSession.changedAt). */
+  #sequence = 0;
 
   constructor(server: Server, options: CheckedSessions, hooks: HostHooks) {
     this.#server = server;
@@ -279,7 +286,7 @@ export class SessionHost {
   #admit(request: SessionRequest): Awaitable<SessionRecord | undefined> {
     const { headers, res } = request;
     if (this.#closed) {
-      this.#refuse(res, SESSION_REFUSALS.closed);
+      this.#refuseClosed(res);
       return;
     }
     const values = valuesOf(headers, SESSION_HEADER);
@@ -299,6 +306,7 @@ export class SessionHost {
     const principal = this.#principal(request);
     if (principal === undefined) return;
     const { store, idleTimeoutMs } = this.#options;
+    const readAt = ++this.#sequence;
     let opened: Awaitable<SessionRecord | OpenRefusal>;
     try {
       opened = store.open(id, principal, Date.now(), idleTimeoutMs);
@@ -306,9 +314,9 @@ export class SessionHost {
       this.#storeFault(res)(cause);
       return;
     }
-    if (!(opened instanceof Promise)) return this.#opened(opened, res);
+    if (!(opened instanceof Promise)) return this.#opened(opened, res, readAt);
     return opened.then(
-      (record) => this.#opened(record, res),
+      (record) => this.#opened(record, res, readAt),
       (cause: unknown) => {
         this.#storeFault(res)(cause);
         return undefined;
@@ -316,7 +324,16 @@ export class SessionHost {
     );
   }
 
-  #opened(record: SessionRecord | OpenRefusal, res: ServerResponse): SessionRecord | undefined {
+  #opened(
+    record: SessionRecord | OpenRefusal,
+    res: ServerResponse,
+    readAt: number,
+  ): SessionRecord | undefined {
+    // A store that answered after close() ran finds nothing to serve here.
+    if (this.#closed) {
+      this.#refuseClosed(res);
+      return undefined;
+    }
     if (record === 'unknown') {
       this.#refuse(res, SESSION_REFUSALS.unknown);
       return undefined;
@@ -326,8 +343,17 @@ export class SessionHost {
       return undefined;
     }
     const live = this.#live.get(record.id);
-    if (live !== undefined) live.record = record;
+    if (live !== undefined && live.changedAt < readAt) live.record = record;
     return record;
+  }
+
+  /**
+   * After close(): a session of the store this host built has ended with it (404, as the
+   * transport requires of an ended session); one of a given store lives on where another process
+   * serves it, and this one is closing (503).
+   */
+  #refuseClosed(res: ServerResponse): void {
+    this.#refuse(res, this.#options.owned.store ? SESSION_REFUSALS.unknown : SESSION_REFUSALS.closed);
   }
 
   #principal(request: SessionRequest): string | undefined {
@@ -400,6 +426,10 @@ export class SessionHost {
     after(
       size,
       (count) => {
+        if (this.#closed) {
+          this.#refuse(res, SESSION_REFUSALS.closed);
+          return;
+        }
         // Refused before the core runs: a flood past the limit costs a lookup, not a handshake.
         if (count >= maxSessions) {
           this.#refuse(res, SESSION_REFUSALS.limit, limitHeaders);
@@ -435,6 +465,12 @@ export class SessionHost {
             (ok) => {
               if (!ok) {
                 this.#refuse(res, SESSION_REFUSALS.limit, limitHeaders);
+                return;
+              }
+              // close() ran while the store made it: it is undone, and nothing starts here.
+              if (this.#closed) {
+                this.#settleStore(store.delete(record.id), 'a session store failed to end a session');
+                this.#refuse(res, SESSION_REFUSALS.closed);
                 return;
               }
               this.#startSweeper();
@@ -549,15 +585,33 @@ export class SessionHost {
     }
   }
 
-  /** Records what a message changed in its session; the caller answers once this settles. */
+  /**
+   * Records what a message changed in its session; the caller answers once this settles. The
+   * change reaches this process's live session (what its GET stream is sent) only once stored, and
+   * onto the record as it is then: a refused change is not heard here either.
+   */
   #persist(record: SessionRecord, before: LegacySession, next: ConnectionState): Awaitable<void> {
     const nextLegacy = next.legacy;
     if (nextLegacy === undefined || nextLegacy === before) return;
     const change = changeOf(before, nextLegacy);
     if (change === undefined) return;
-    const live = this.#live.get(record.id);
-    if (live !== undefined) live.record = { ...record, ...change };
-    return this.#options.store.update(record.id, change);
+    const apply = (): void => {
+      const live = this.#live.get(record.id);
+      if (live === undefined) return;
+      live.record = { ...live.record, ...change };
+      live.changedAt = ++this.#sequence;
+    };
+    const stored = this.#options.store.update(record.id, change);
+    if (stored instanceof Promise) return stored.then(apply);
+    apply();
+  }
+
+  /** A store call whose outcome nobody waits for: a failure is the host's to hear, never unhandled. */
+  #settleStore(value: Awaitable<unknown>, description: string): void {
+    if (value instanceof Promise)
+      value.catch((cause: unknown) => {
+        if (!(cause instanceof UnavailableError)) this.#hooks.onFault(description, cause);
+      });
   }
 
   #headerInput(message: Record<string, unknown>, headers: HeaderIndex): ModernHeaderInput {
@@ -699,9 +753,17 @@ export class SessionHost {
         return;
       }
       // Ended here at once, and answered once the store no longer holds it: after the 204 no
-      // process behind the same store serves the session.
-      this.#end(record.id, false);
-      after(deleted, () => writeEmpty(res, 204), this.#storeFault(res));
+      // process behind the same store serves the session. Its waits and events are dropped only
+      // then: a delete the store refused leaves a session that can still be resumed.
+      this.#endHere(record.id);
+      after(
+        deleted,
+        () => {
+          this.#forget(record.id);
+          writeEmpty(res, 204);
+        },
+        this.#storeFault(res),
+      );
     });
   }
 
@@ -751,25 +813,30 @@ export class SessionHost {
   }
 
   /** Ends a session here and in the stores: its calls are aborted, streams closed, waits ended. */
-  #end(id: string, fromStore: boolean): void {
+  #end(id: string): void {
+    this.#endHere(id);
+    this.#forget(id);
+  }
+
+  /** What runs here of a session: its calls aborted, its streams closed. */
+  #endHere(id: string): void {
     const live = this.#live.get(id);
     this.#live.delete(id);
-    if (live !== undefined) {
-      for (const call of [...live.calls.values()]) call.cancel();
-      live.standalone?.end();
-      for (const stream of live.streams.values()) stream.end();
-    }
-    const { store, relay, events } = this.#options;
-    const settle = (value: Awaitable<unknown>): void => {
-      if (value instanceof Promise)
-        value.catch((cause) => this.#hooks.onFault('a session store failed to end a session', cause));
-    };
+    if (live === undefined) return;
+    for (const call of [...live.calls.values()]) call.cancel();
+    live.standalone?.end();
+    for (const stream of live.streams.values()) stream.end();
+  }
+
+  /** A session's waits for its client and its kept events, once the store no longer holds it. */
+  #forget(id: string): void {
+    const { relay, events } = this.#options;
+    const description = 'a session store failed to end a session';
     try {
-      if (fromStore) settle(store.delete(id));
-      settle(relay.endSession(id));
-      settle(events.dropSession(id));
+      this.#settleStore(relay.endSession(id), description);
+      this.#settleStore(events.dropSession(id), description);
     } catch (cause) {
-      this.#hooks.onFault('a session store failed to end a session', cause);
+      this.#hooks.onFault(description, cause);
     }
   }
 
@@ -830,11 +897,15 @@ export class SessionHost {
     try {
       // What is running or open here is activity the store has not seen: it keeps a session alive.
       for (const live of this.#live.values())
-        if (live.active) void store.open(live.record.id, live.record.principal, now, idleTimeoutMs);
+        if (live.active)
+          this.#settleStore(
+            store.open(live.record.id, live.record.principal, now, idleTimeoutMs),
+            'the session store failed to sweep',
+          );
       after(
         store.sweep(now, idleTimeoutMs),
         (ended) => {
-          for (const id of ended) this.#end(id, false);
+          for (const id of ended) this.#end(id);
         },
         (cause) => this.#hooks.onFault('the session store failed to sweep', cause),
       );
@@ -848,8 +919,8 @@ export class SessionHost {
    * call running here (its handler's signal fires, its waits for the client end) and ends every
    * open stream, so no timer, stream or handler of ours outlives the server. Sessions in a store
    * that was given are left there: another process may serve them. The in-memory stores this host
-   * built are emptied, as no one else can reach them. A session request arriving after it is 503
-   * `session-host-closed`, so nothing it stopped starts again; 2026-07-28 is stateless and served.
+   * built are emptied, as no one else can reach them. Nothing it stopped starts again: a session
+   * request after it is refused (#refuseClosed), even one whose store answers only later.
    */
   close(): void {
     this.#closed = true;
