@@ -57,6 +57,14 @@ async function serveWith(definition: Partial<ServerDefinition>): Promise<Seen> {
         },
       }),
       defineTool({
+        name: 'talks-then-shared',
+        inputSchema: { type: 'object' },
+        handler: async (_args, ctx) => {
+          await ctx.log('info', 'reading the shared state');
+          throw down();
+        },
+      }),
+      defineTool({
         name: 'work',
         inputSchema: { type: 'object' },
         execution: { taskSupport: 'optional' },
@@ -76,12 +84,13 @@ async function serveWith(definition: Partial<ServerDefinition>): Promise<Seen> {
   return seen;
 }
 
-async function call(method: string, params: Json, capabilities: Json = {}) {
+async function call(method: string, params: Json, capabilities: Json = {}, meta: Json = {}) {
   const { body, headers } = modernRequest(1, method, {
     ...params,
     _meta: {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': capabilities,
+      ...meta,
     },
   });
   const response = await fetch(`http://127.0.0.1:${mounted?.port}/mcp`, {
@@ -112,6 +121,23 @@ describe('shared state unreachable for now', () => {
     });
     expect(reply.text).not.toMatch(/ECONNREFUSED|secret|10\.0\.0\.5/);
     expect(seen.logs).toContainEqual({ kind: 'refusal', rule: 'store-down', status: 503 });
+    expect(seen.faults).toEqual([]);
+  });
+
+  test('after its stream began, an UnavailableError ends the stream with the error, and the refusal logged is the 200 the client got', async () => {
+    const seen = await serveWith({});
+    const reply = await call(
+      'tools/call',
+      { name: 'talks-then-shared', arguments: {} },
+      {},
+      { 'io.modelcontextprotocol/logLevel': 'info' },
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toBe('text/event-stream');
+    expect(reply.headers.get('retry-after')).toBeNull();
+    expect(reply.text).toContain('"error":{"code":-32603,"message":"Service unavailable"}');
+    expect(reply.text).not.toMatch(/ECONNREFUSED|secret|10\.0\.0\.5/);
+    expect(seen.logs).toContainEqual({ kind: 'refusal', rule: 'store-down', status: 200 });
     expect(seen.faults).toEqual([]);
   });
 
