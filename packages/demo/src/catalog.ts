@@ -1,9 +1,14 @@
 /**
  * The demo server's catalog: small, but it exercises every content kind, a resource of each
  * encoding, a template, a prompt with arguments and completion, progress and logging, a tool
- * whose handler throws (an opaque fault) and one that tells the model what it did wrong. It lives here, outside the server package, which holds no tool.
+ * whose handler throws (an opaque fault) and one that tells the model what it did wrong, tools
+ * that ask the client for a completion and the user for an answer, one that announces a list
+ * change and one that waits until cancelled. It lives here, outside the server package, which
+ * holds no tool.
  */
 import { defineTool, type ServerDefinition, ToolError } from 'palisade-mcp';
+import { askModel, askUser } from './asking.js';
+import { announceToolsChanged, waitUntilCancelled } from './changes.js';
 
 /** A 1×1 transparent PNG. */
 const PIXEL_PNG = Uint8Array.from(
@@ -39,11 +44,25 @@ const NOTES: Readonly<Record<string, string>> = {
 
 const README = '# Palisade demo\n\nTools, resources and prompts served by palisade-mcp.\n';
 
-export const demoCatalog: ServerDefinition = {
+/**
+ * The catalog, its `announce_tools_changed` tool telling `announce` (the built server's
+ * `notifyListChanged('tools')`); without one, that tool answers a tool error saying so.
+ */
+export function createDemoCatalog(announce?: () => Promise<void>): ServerDefinition {
+  return {
+    ...catalog,
+    tools: [...(catalog.tools ?? []), askModel, askUser, announceToolsChanged(announce), waitUntilCancelled],
+  };
+}
+
+const catalog: ServerDefinition = {
   name: 'palisade-demo',
   version: '0.1.0',
   title: 'Palisade demo',
-  instructions: 'A demo catalog: try echo, add, and the notes resources.',
+  instructions:
+    'A demo catalog: try echo, add, and the notes resources; ask_model and ask_user ask your client, wait can be cancelled.',
+  // announce_tools_changed announces it; clients listening hear notifications/tools/list_changed.
+  notifications: { toolsListChanged: true },
   tools: [
     defineTool<{ text: string }>({
       name: 'echo',
@@ -207,3 +226,9 @@ export const demoCatalog: ServerDefinition = {
     },
   ],
 };
+
+/**
+ * The catalog with no server to announce through (its `announce_tools_changed` answers a tool
+ * error): `createDemoServer` builds the one the demo serves.
+ */
+export const demoCatalog: ServerDefinition = createDemoCatalog();

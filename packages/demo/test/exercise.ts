@@ -2,12 +2,19 @@
  * One walk through everything the demo offers, shared by the stdio and HTTP interop tests: every
  * tool called, every resource and template read, the prompt got. `revision` is the one the client
  * negotiated: before 2025-06-18 a tool result has no `structuredContent` (its JSON is in the text
- * block beside it) and no `resource_link` block.
+ * block beside it) and no `resource_link` block. The clients walking declare no capabilities, so
+ * `ask_model` and `ask_user` are refused -32021 wherever the demo can ask a client (stdio, a
+ * session, 2026-07-28), and answer a tool error naming --sessions where it cannot (`canAsk`
+ * false: a handshake revision over stateless HTTP). Their answered flow is proven in
+ * sdk-interop-sessions.test.ts.
  */
 import { expect } from 'vitest';
 
 const TOOL_NAMES = [
   'add',
+  'announce_tools_changed',
+  'ask_model',
+  'ask_user',
   'count',
   'divide',
   'echo',
@@ -16,7 +23,11 @@ const TOOL_NAMES = [
   'link_readme',
   'play_sound',
   'show_image',
+  'wait',
 ];
+
+/** The tools that ask the client, so the walk's clients, declaring nothing, cannot answer them. */
+const ASKING = new Set(['ask_model', 'ask_user']);
 
 export interface AnyClient {
   listTools(): Promise<{ tools: Array<{ name: string }> }>;
@@ -34,9 +45,19 @@ const ARGUMENTS: Record<string, Record<string, unknown>> = {
   add: { a: 2, b: 40 },
   count: { steps: 2 },
   divide: { a: 84, b: 2 },
+  wait: { seconds: 0.01 },
 };
 
-export async function exerciseEverything(client: AnyClient, revision = '2025-11-25'): Promise<void> {
+export interface Where {
+  /** Whether the demo can send this client a request (false: a handshake revision over stateless HTTP). */
+  readonly canAsk: boolean;
+}
+
+export async function exerciseEverything(
+  client: AnyClient,
+  revision = '2025-11-25',
+  where: Where = { canAsk: true },
+): Promise<void> {
   const structured = revision !== '2025-03-26' && revision !== '2024-11-05';
   const { tools } = await client.listTools();
   expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
@@ -45,6 +66,10 @@ export async function exerciseEverything(client: AnyClient, revision = '2025-11-
     if (tool.name === 'fail') {
       // A host fault is a JSON-RPC error (-32603): the SDKs surface it as a rejection.
       await expect(client.callTool({ name: tool.name, arguments: args })).rejects.toThrow(/Internal error/);
+      continue;
+    }
+    if (ASKING.has(tool.name)) {
+      await expectAskRefused(client, tool.name, where);
       continue;
     }
     const result = await client.callTool({ name: tool.name, arguments: args });
@@ -66,6 +91,13 @@ export async function exerciseEverything(client: AnyClient, revision = '2025-11-
   expect(await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } })).toMatchObject({
     content: [{ type: 'text', text: 'Cannot divide by zero: b must not be 0.' }],
     isError: true,
+  });
+
+  expect(await client.callTool({ name: 'wait', arguments: { seconds: 0 } })).toMatchObject({
+    content: [{ type: 'text', text: 'Waited 0 s.' }],
+  });
+  expect(await client.callTool({ name: 'announce_tools_changed' })).toMatchObject({
+    content: [{ type: 'text', text: expect.stringContaining('notifications/tools/list_changed') }],
   });
 
   const { resources } = await client.listResources();
@@ -90,6 +122,19 @@ export async function exerciseEverything(client: AnyClient, revision = '2025-11-
   expect(prompts.map((prompt) => prompt.name)).toEqual(['greet']);
   const prompt = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada', style: 'formal' } });
   expect(prompt.messages).toHaveLength(1);
+}
+
+/** A client that declared neither sampling nor elicitation is not asked: -32021, or no way to ask. */
+async function expectAskRefused(client: AnyClient, name: string, where: Where): Promise<void> {
+  const call = client.callTool({ name, arguments: {} });
+  if (where.canAsk) {
+    await expect(call).rejects.toThrow(/Missing required client capability/);
+    return;
+  }
+  expect(await call).toMatchObject({
+    isError: true,
+    content: [{ type: 'text', text: expect.stringContaining('start the demo with --sessions') }],
+  });
 }
 
 interface DiffRecord {

@@ -16,6 +16,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { type AnyClient, exerciseEverything } from './exercise.js';
 
 const DEMO = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+/** A handshake revision over stateless HTTP: the demo has no way to ask the client. */
+const STATELESS = { canAsk: false };
 
 interface Demo {
   readonly url: URL;
@@ -59,7 +61,7 @@ describe('the demo over HTTP with the official SDK clients', () => {
     await client.connect(new TransportV1(demo.url));
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'palisade-demo' });
-      await exerciseEverything(client as unknown as AnyClient);
+      await exerciseEverything(client as unknown as AnyClient, '2025-11-25', STATELESS);
     } finally {
       await client.close();
     }
@@ -73,7 +75,7 @@ describe('the demo over HTTP with the official SDK clients', () => {
     await client.connect(new TransportV2(demo.url));
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-      await exerciseEverything(client as unknown as AnyClient);
+      await exerciseEverything(client as unknown as AnyClient, '2025-11-25', STATELESS);
     } finally {
       await client.close();
     }

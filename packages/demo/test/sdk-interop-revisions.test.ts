@@ -24,6 +24,8 @@ import { type AnyClient, exerciseEverything } from './exercise.js';
 const DEMO = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const STDIO = { command: process.execPath, args: [DEMO, '--stdio'], stderr: 'pipe' as const };
 const PINNED = ['2025-06-18', '2025-03-26'] as const;
+/** A handshake revision over stateless HTTP: the demo has no way to ask the client. */
+const STATELESS = { canAsk: false };
 
 const running: ChildProcess[] = [];
 afterEach(async () => {
@@ -93,7 +95,7 @@ describe.each(PINNED)('the official SDK clients pinned to %s against the demo', 
       expect(transport.negotiated()).toBe(revision);
       // Every later POST names it: the transport carries what the client accepted.
       expect(transport.protocolVersion).toBe(revision);
-      await exerciseEverything(client as unknown as AnyClient, revision);
+      await exerciseEverything(client as unknown as AnyClient, revision, STATELESS);
     } finally {
       await client.close();
     }
@@ -120,7 +122,7 @@ describe.each(PINNED)('the official SDK clients pinned to %s against the demo', 
     await client.connect(new HttpTransportV2(url));
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe(revision);
-      await exerciseEverything(client as unknown as AnyClient, revision);
+      await exerciseEverything(client as unknown as AnyClient, revision, STATELESS);
     } finally {
       await client.close();
     }
