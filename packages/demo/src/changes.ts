@@ -37,9 +37,9 @@ export const waitUntilCancelled = defineTool<{ seconds?: number }>({
   name: 'wait',
   title: 'Wait until cancelled',
   description:
-    `Waits the given seconds (default and at most ${MAX_WAIT_SECONDS}), then says so. Cancel the ` +
-    'call from your client to see the server stop it: the handler’s signal fires, it stops ' +
-    'waiting, and the demo writes "wait stopped" on its stderr.',
+    `Waits the given seconds (default and at most ${MAX_WAIT_SECONDS}), reporting progress each ` +
+    'second, then says so. Cancel the call from your client to see the server stop it: the ' +
+    'handler’s signal fires, it stops waiting, and the demo writes "wait stopped" on its stderr.',
   inputSchema: {
     type: 'object',
     properties: { seconds: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS } },
@@ -50,14 +50,23 @@ export const waitUntilCancelled = defineTool<{ seconds?: number }>({
     new Promise((resolve) => {
       const started = performance.now();
       const elapsed = (): string => ((performance.now() - started) / 1000).toFixed(2);
+      // Progress once a second, when the client asked for it: a client shows the wait moving.
+      let second = 0;
+      ctx.progress(0, seconds, 'waiting');
+      const ticks = setInterval(() => {
+        second += 1;
+        ctx.progress(second, seconds, `waited ${second} s`);
+      }, 1000);
       const stop = (): void => {
         clearTimeout(timer);
+        clearInterval(ticks);
         // A line on stderr, since nothing more is sent for a cancelled request: the signal fires
         // when the client cancels, or when its connection or session ends first.
         process.stderr.write(`palisade demo: wait stopped after ${elapsed()} s: its signal fired\n`);
         resolve(text(`Stopped after ${elapsed()} s: the call was cancelled.`));
       };
       const timer = setTimeout(() => {
+        clearInterval(ticks);
         ctx.signal.removeEventListener('abort', stop);
         resolve(text(`Waited ${seconds} s.`));
       }, seconds * 1000);
