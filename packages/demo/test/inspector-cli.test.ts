@@ -77,6 +77,9 @@ async function walk(connection: string): Promise<void> {
   ]);
   expect(names(tools['tools'], 'name').sort()).toEqual([
     'add',
+    'announce_tools_changed',
+    'ask_model',
+    'ask_user',
     'count',
     'divide',
     'echo',
@@ -85,6 +88,7 @@ async function walk(connection: string): Promise<void> {
     'link_readme',
     'play_sound',
     'show_image',
+    'wait',
   ]);
   expect(add).toMatchObject({ structuredContent: { sum: 42 } });
   // A host fault is a JSON-RPC error (-32603) and mcpdo exits 1 with its message. It comes with

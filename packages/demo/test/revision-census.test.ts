@@ -36,6 +36,13 @@ const CALLS: ReadonlyArray<[string, Json]> = [
   ['play_sound', {}],
   ['link_readme', {}],
   ['embed_readme', {}],
+  // The census declares no client capabilities: refused -32021 where the demo can ask the client
+  // (stdio, 2026-07-28), a tool error where it cannot (a handshake revision over stateless HTTP).
+  ['ask_model', {}],
+  ['ask_user', {}],
+  // A tools list_changed on stdio, which the census then validates too.
+  ['announce_tools_changed', {}],
+  ['wait', { seconds: 0 }],
 ];
 
 /** Everything both eras ask; each revision's walk adds its own opening. */
