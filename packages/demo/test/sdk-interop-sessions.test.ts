@@ -6,7 +6,9 @@
  * where the revision defines it), hears the `list_changed` that `announce_tools_changed` makes,
  * and cancels a `wait`, whose handler then says on the demo's stderr that its signal fired. 2.x is
  * pinned by `supportedProtocolVersions`; 1.x always offers its latest, so its transport rewrites
- * the `initialize` it sends.
+ * the `initialize` it sends. The same two asking tools, unchanged, serve a 2.x client on
+ * 2026-07-28 with the demo stateless: the client answers in its retry, and the demo needs no
+ * `requestState` sealer, its tools keeping no state between rounds.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -180,9 +182,9 @@ afterEach(async () => {
   }
 });
 
-/** The demo over HTTP with sessions on, port 0; its stderr collected into `log` from the start. */
-async function startHttpDemo(log: DemoLog): Promise<URL> {
-  const child = spawn(process.execPath, [DEMO, '--port', '0', '--sessions'], {
+/** The demo over HTTP (by default with sessions on), port 0; its stderr collected into `log` from the start. */
+async function startHttpDemo(log: DemoLog, flags: readonly string[] = ['--sessions']): Promise<URL> {
+  const child = spawn(process.execPath, [DEMO, '--port', '0', ...flags], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);
@@ -290,6 +292,53 @@ describe.each(CLIENTS)('the official %s client', (version, connectClient) => {
         // The connection serves on.
         expect(textOf(await peer.call('echo', { text: 'after' }))).toBe('after');
       });
+    });
+  });
+});
+
+describe('the official 2.x client on 2026-07-28, against the demo served statelessly (no sealer)', () => {
+  /** 2.x in auto mode discovers 2026-07-28 and fulfils an `input_required` answer with its handlers. */
+  async function connectModern(transport: 'HTTP' | 'stdio'): Promise<Peer> {
+    const asked: Asked = { sampling: [], elicitation: [] };
+    const answer = handlers(asked, 'v2');
+    const client = new ClientV2(
+      { name: 'sdk-v2', version: '2.0.0' },
+      { capabilities: CAPABILITIES, versionNegotiation: { mode: 'auto' } },
+    );
+    client.setRequestHandler('sampling/createMessage', (request) =>
+      answer.sample(questionOf(request.params)),
+    );
+    client.setRequestHandler('elicitation/create', (request) => answer.elicit(request.params.message));
+    const target =
+      transport === 'HTTP'
+        ? new HttpTransportV2(await startHttpDemo({ lines: [] }, []))
+        : new StdioTransportV2(STDIO);
+    await client.connect(target);
+    peer = {
+      negotiated: () => client.getNegotiatedProtocolVersion(),
+      asked,
+      call: (name, args) => client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>,
+      heardListChanged: () => 0,
+      stderr: () => null,
+      close: () => client.close(),
+    };
+    expect(peer.negotiated()).toBe('2026-07-28');
+    return peer;
+  }
+
+  describe.each(['HTTP', 'stdio'] as const)('over %s', (transport) => {
+    test("answers ask_model's sampling request in the retry, and the tool returns the completion", async () => {
+      const peer = await connectModern(transport);
+      const result = await peer.call('ask_model', { question: 'What is the capital of France?' });
+      expect(textOf(result)).toBe(`The client’s model (sdk-v2-model) answered: ${COMPLETION}`);
+      expect(peer.asked.sampling).toEqual(['What is the capital of France?']);
+    });
+
+    test("answers ask_user's elicitation request in the retry, and the tool returns the answer", async () => {
+      const peer = await connectModern(transport);
+      const result = await peer.call('ask_user', { question: 'What is your name?' });
+      expect(textOf(result)).toBe(`The user answered: ${USER_ANSWER}`);
+      expect(peer.asked.elicitation).toEqual(['What is your name?']);
     });
   });
 });
