@@ -2,8 +2,8 @@
  * The demo's own connectome: its catalog with the three `connectome://` resources added, the
  * declared graph read from that catalog, and each tool mapped to the source file implementing it.
  * Module names are written as `palisade-mcp-static` writes them with `root` at this package
- * (`src/catalog.ts`, `src/asking.ts`, `src/changes.ts`), so a host that merges a static read of `src/` (`staticToDeclared`) gets a
- * graph in which the tools' edges meet the code.
+ * (`src/catalog.ts`, `src/asking.ts`, `src/changes.ts`), so a host that merges a static read of
+ * `src/` (`staticToDeclared`) gets a graph in which the tools' edges meet the code.
  *
  * The observed graph is whatever the running collector saw: `main.ts` starts one before serving.
  * Without it, reading `connectome://observed` or `connectome://diff` is refused by name.
