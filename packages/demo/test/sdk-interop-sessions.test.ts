@@ -342,3 +342,28 @@ describe('the official 2.x client on 2026-07-28, against the demo served statele
     });
   });
 });
+
+describe('the demo’s ask_user, when the user does not answer the form', () => {
+  test.each([
+    ['decline', 'The user declined to answer.'],
+    ['cancel', 'The user dismissed the question.'],
+  ] as const)('a client answering %s gets a result saying so', async (action, said) => {
+    const client = new ClientV2(
+      { name: 'sdk-v2', version: '2.0.0' },
+      { capabilities: CAPABILITIES, supportedProtocolVersions: ['2025-11-25'] },
+    );
+    client.setRequestHandler('elicitation/create', () => ({ action }));
+    await client.connect(new StdioTransportV2(STDIO));
+    peer = {
+      negotiated: () => client.getNegotiatedProtocolVersion(),
+      asked: { sampling: [], elicitation: [] },
+      call: (name, args) => client.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>,
+      heardListChanged: () => 0,
+      stderr: () => null,
+      close: () => client.close(),
+    };
+    const result = await peer.call('ask_user', {});
+    expect(result['isError']).not.toBe(true);
+    expect(textOf(result)).toBe(said);
+  });
+});
