@@ -25,23 +25,48 @@ async function until<T>(read: () => T | undefined, what: string, ms = 5_000): Pr
   }
 }
 
-function recorder(bus: ChangeBus): { readonly events: BusEvent[]; readonly stop: () => void } {
-  const events: BusEvent[] = [];
-  const stop = bus.subscribe((event) => events.push(event));
-  return { events, stop };
+const PROBE = 'probe://';
+
+/** A probe `settled` publishes, never one of the changes a test asserts on. */
+function isProbe(event: BusEvent): boolean {
+  return 'change' in event && 'uri' in event.change && event.change.uri.startsWith(PROBE);
 }
 
-/** Resolves once the subscription is live: a shared bus may take a round trip to start listening. */
-async function settled(pair: BusPair, heard: { readonly events: BusEvent[] }[]): Promise<void> {
-  const uri = `probe://${Math.random()}`;
-  await pair.a.publish({ kind: 'resourceUpdated', uri });
-  for (const one of heard)
-    await until(
-      () =>
-        one.events.some((e) => 'change' in e && 'uri' in e.change && e.change.uri === uri) ? true : undefined,
-      'the probe',
-    );
-  for (const one of heard) one.events.length = 0;
+interface Recorder {
+  /** What the bus told this subscriber, probes left out. */
+  readonly events: BusEvent[];
+  /** The probe URIs it heard. */
+  readonly probes: Set<string>;
+  readonly stop: () => void;
+}
+
+function recorder(bus: ChangeBus): Recorder {
+  const events: BusEvent[] = [];
+  const probes = new Set<string>();
+  const stop = bus.subscribe((event) => {
+    if (isProbe(event) && 'change' in event && 'uri' in event.change) probes.add(event.change.uri);
+    else events.push(event);
+  });
+  return { events, probes, stop };
+}
+
+/**
+ * Resolves once every subscription is live. A shared bus may take a round trip to start
+ * listening, and what is published before that is heard by nobody: a probe is published again
+ * every 500 ms until each subscriber has heard one (a late one is left out of `events`).
+ */
+async function settled(pair: BusPair, heard: readonly Recorder[]): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (let attempt = 0; ; attempt += 1) {
+    const uri = `${PROBE}${attempt}-${Math.random()}`;
+    await pair.a.publish({ kind: 'resourceUpdated', uri });
+    const until = Date.now() + 500;
+    while (Date.now() < until) {
+      if (heard.every((one) => one.probes.size > 0)) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    if (Date.now() > deadline) throw new Error('timed out waiting for the probe');
+  }
 }
 
 export function changeBusContract(name: string, make: () => BusPair | Promise<BusPair>): void {
@@ -101,7 +126,7 @@ export function changeBusContract(name: string, make: () => BusPair | Promise<Bu
       const pair = await make();
       const heard: BusEvent[] = [];
       const listener = (event: BusEvent): void => {
-        heard.push(event);
+        if (!isProbe(event)) heard.push(event);
       };
       const first = pair.b.subscribe(listener);
       pair.b.subscribe(listener);
