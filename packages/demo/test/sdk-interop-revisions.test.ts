@@ -17,8 +17,8 @@ import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterEach, describe, expect, test } from 'vitest';
+import { pinnedV1 } from '../../palisade-mcp/test/support/sdk-pinned.js';
 import { type AnyClient, exerciseEverything } from './exercise.js';
 
 const DEMO = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -50,39 +50,6 @@ async function startHttpDemo(flags: readonly string[] = []): Promise<URL> {
     });
     child.once('exit', (code) => reject(new Error(`the demo exited (${code}) before serving: ${stderr}`)));
   });
-}
-
-type Message = Parameters<Transport['send']>[0];
-
-/**
- * A 1.x transport whose `initialize` offers `revision`, and which keeps the version the server's
- * answer names: the client then takes that answer as it would its own offer's.
- */
-function pinnedV1<T extends Transport>(
-  transport: T,
-  revision: string,
-): T & { readonly negotiated: () => unknown } {
-  let negotiated: unknown;
-  const send = transport.send.bind(transport);
-  transport.send = (message: Message, options) => {
-    const pinned =
-      'method' in message && message.method === 'initialize'
-        ? { ...message, params: { ...message.params, protocolVersion: revision } }
-        : message;
-    return send(pinned as Message, options);
-  };
-  const start = transport.start.bind(transport);
-  transport.start = () => {
-    // The client sets onmessage before it starts the transport.
-    const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if ('result' in message && message.id === 0)
-        negotiated = (message.result as { protocolVersion?: unknown }).protocolVersion;
-      deliver?.(message, extra);
-    };
-    return start();
-  };
-  return Object.assign(transport, { negotiated: () => negotiated });
 }
 
 describe.each(PINNED)('the official SDK clients pinned to %s against the demo', (revision) => {

@@ -21,13 +21,13 @@ import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
+import { pinnedV1 } from '../../palisade-mcp/test/support/sdk-pinned.js';
 
 const DEMO = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const STDIO = { command: process.execPath, args: [DEMO, '--stdio'], stderr: 'pipe' as const };
@@ -46,7 +46,7 @@ interface Asked {
 
 /** What both SDK generations offer a test, once connected. */
 interface Peer {
-  readonly negotiated: () => string | undefined;
+  readonly negotiated: () => unknown;
   readonly asked: Asked;
   call(
     name: string,
@@ -62,8 +62,6 @@ interface Peer {
 
 /** How a client reaches the demo: its URL (sessions on), or stdio, the client spawning it. */
 type Target = { readonly url: URL } | { readonly stdio: true };
-
-type Message = Parameters<Transport['send']>[0];
 
 function handlers(asked: Asked, version: string) {
   return {
@@ -89,27 +87,10 @@ function questionOf(params: { messages: Array<{ content: unknown }> }): unknown 
 }
 
 async function connectV1(target: Target, revision: string): Promise<Peer> {
-  const transport = 'url' in target ? new HttpTransportV1(target.url) : new StdioTransportV1(STDIO);
-  let negotiated: string | undefined;
-  const send = transport.send.bind(transport) as (message: Message, options?: unknown) => Promise<void>;
-  transport.send = ((message: Message, options?: unknown) => {
-    const pinned =
-      'method' in message && message.method === 'initialize'
-        ? { ...message, params: { ...message.params, protocolVersion: revision } }
-        : message;
-    return send(pinned as Message, options);
-  }) as typeof transport.send;
-  const start = transport.start.bind(transport);
-  transport.start = () => {
-    // The client sets onmessage before it starts the transport.
-    const deliver = transport.onmessage;
-    transport.onmessage = (message: Parameters<NonNullable<Transport['onmessage']>>[0]) => {
-      if ('result' in message && message.id === 0)
-        negotiated = (message.result as { protocolVersion?: string }).protocolVersion;
-      deliver?.(message);
-    };
-    return start();
-  };
+  const transport = pinnedV1(
+    'url' in target ? new HttpTransportV1(target.url) : new StdioTransportV1(STDIO),
+    revision,
+  );
   const asked: Asked = { sampling: [], elicitation: [] };
   const answer = handlers(asked, 'v1');
   const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: CAPABILITIES });
@@ -123,7 +104,7 @@ async function connectV1(target: Target, revision: string): Promise<Peer> {
   });
   await client.connect(transport);
   return {
-    negotiated: () => negotiated,
+    negotiated: transport.negotiated,
     asked,
     call: (name, args, options = {}) => client.callTool({ name, arguments: args }, undefined, options),
     heardListChanged: () => heard,

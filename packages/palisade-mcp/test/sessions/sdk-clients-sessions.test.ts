@@ -14,7 +14,6 @@ import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -23,6 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bundledFixture } from '../support/fixture-bundles.js';
+import { pinnedV1 } from '../support/sdk-pinned.js';
 import { nodeEndpoint } from '../support/session-peer.js';
 import { newProbe, sessionServer } from './session-server.js';
 
@@ -35,15 +35,13 @@ interface Peer {
   /** stdio: the spawned server's pid and stderr. */
   readonly pid: () => number | null;
   readonly stderr: () => NodeJS.ReadableStream | null;
-  readonly negotiated: () => string | undefined;
+  readonly negotiated: () => unknown;
   call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>>;
   listTools(): Promise<string[]>;
   /** Settles at the next `notifications/tools/list_changed` the client hears. */
   nextListChanged(): Promise<void>;
   close(): Promise<void>;
 }
-
-type Message = Parameters<Transport['send']>[0];
 
 const SAMPLED = {
   role: 'assistant' as const,
@@ -136,27 +134,10 @@ function overStdio(): {
 }
 
 async function connectV1(target: Target, revision: string): Promise<Peer> {
-  const transport =
-    'url' in target ? new TransportV1(target.url) : new StdioTransportV1({ ...target.stdio, stderr: 'pipe' });
-  let negotiated: string | undefined;
-  const send = transport.send.bind(transport) as (message: Message, options?: unknown) => Promise<void>;
-  transport.send = ((message: Message, options?: unknown) => {
-    const pinned =
-      'method' in message && message.method === 'initialize'
-        ? { ...message, params: { ...message.params, protocolVersion: revision } }
-        : message;
-    return send(pinned as Message, options);
-  }) as typeof transport.send;
-  const start = transport.start.bind(transport);
-  transport.start = () => {
-    const deliver = transport.onmessage;
-    transport.onmessage = (message: Parameters<NonNullable<Transport['onmessage']>>[0]) => {
-      if ('result' in message && message.id === 0)
-        negotiated = (message.result as { protocolVersion?: string }).protocolVersion;
-      deliver?.(message);
-    };
-    return start();
-  };
+  const transport = pinnedV1(
+    'url' in target ? new TransportV1(target.url) : new StdioTransportV1({ ...target.stdio, stderr: 'pipe' }),
+    revision,
+  );
   const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: CAPABILITIES });
   client.setRequestHandler(CreateMessageRequestSchema, () => SAMPLED);
   client.setRequestHandler(ElicitRequestSchema, (request) => ({
@@ -171,7 +152,7 @@ async function connectV1(target: Target, revision: string): Promise<Peer> {
     sessionId: () => ('sessionId' in transport ? transport.sessionId : undefined),
     pid: () => ('pid' in transport ? transport.pid : null),
     stderr: () => ('stderr' in transport ? (transport.stderr as NodeJS.ReadableStream | null) : null),
-    negotiated: () => negotiated,
+    negotiated: transport.negotiated,
     call: (name, args, signal) =>
       client.callTool({ name, arguments: args }, undefined, signal === undefined ? {} : { signal }),
     listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
