@@ -37,6 +37,7 @@ import {
   post,
   RawClient,
 } from '../support/http-peer.js';
+import { rejectionsDuring } from '../support/rejections.js';
 import { floodCall, floodServer, silentClient } from '../support/sse-flood.js';
 import { MODERN_META } from '../support/stdio-peer.js';
 
@@ -314,30 +315,24 @@ describe('a response whose head the host has already sent', () => {
   });
 
   test('is left to the host by an accepted notification: nothing is written and nothing rejects', async () => {
-    const rejected: unknown[] = [];
-    const onRejection = (reason: unknown): void => {
-      rejected.push(reason);
-    };
-    process.on('unhandledRejection', onRejection);
-    try {
-      const faults: unknown[] = [];
+    const faults: unknown[] = [];
+    let client: RawClient | undefined;
+    const rejected = await rejectionsDuring(async () => {
       const port = await mountAfterHead(faults);
       const body = JSON.stringify({
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
         params: { requestId: 1, _meta: MODERN_META },
       });
-      const client = new RawClient(port);
+      client = new RawClient(port);
       client.send(post(body));
       await client.until((text) => text.includes('host\n'));
       await sleep(50);
       client.end();
-      expect(rejected).toEqual([]);
-      expect(faults).toEqual([]);
-      expect(client.text()).not.toContain('HTTP/1.1 202');
-    } finally {
-      process.off('unhandledRejection', onRejection);
-    }
+    });
+    expect(rejected).toEqual([]);
+    expect(faults).toEqual([]);
+    expect(client?.text()).not.toContain('HTTP/1.1 202');
   });
 });
 

@@ -34,6 +34,17 @@ async function open(options: EndpointOptions): Promise<{ url: string; server: Se
   return { url: endpoint.url, server };
 }
 
+/** A held store, an endpoint on it, and a client whose session is open (initialized). */
+async function sessionOnHeldStore(
+  options: Omit<EndpointOptions, 'sessions'> = {},
+): Promise<{ store: HeldStore; client: SessionClient; server: Server }> {
+  const store = new HeldStore();
+  const { url, server } = await open({ ...options, sessions: { store } });
+  const client = new SessionClient(url);
+  await client.open();
+  return { store, client, server };
+}
+
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whether `answer` settled within `ms`: a held store must keep it waiting. */
@@ -71,10 +82,7 @@ describe('a change to a session is stored before it is acknowledged', () => {
   test('a subscription is answered only once the store has recorded it, and is heard by the GET stream opened next', {
     tags: ['threat-model'],
   }, async () => {
-    const store = new HeldStore();
-    const { url, server } = await open({ sessions: { store } });
-    const client = new SessionClient(url);
-    await client.open();
+    const { store, client, server } = await sessionOnHeldStore();
     const gate = store.hold('update');
     const subscribed = client.request('resources/subscribe', { uri: 'test://watched' });
     await gate.arrived();
@@ -108,10 +116,7 @@ describe('a change to a session is stored before it is acknowledged', () => {
   test('DELETE is answered 204 only once the store no longer holds the session', {
     tags: ['threat-model'],
   }, async () => {
-    const store = new HeldStore();
-    const { url } = await open({ sessions: { store } });
-    const client = new SessionClient(url);
-    await client.open();
+    const { store, client } = await sessionOnHeldStore();
     const gate = store.hold('delete');
     const deleted = client.delete();
     await gate.arrived();
@@ -123,10 +128,7 @@ describe('a change to a session is stored before it is acknowledged', () => {
   });
 
   test('a subscription stored while another request of the session was being admitted is still heard here', async () => {
-    const store = new HeldStore();
-    const { url, server } = await open({ sessions: { store } });
-    const client = new SessionClient(url);
-    await client.open();
+    const { store, client, server } = await sessionOnHeldStore();
     const watching = await stream(client);
     try {
       const updates = store.hold('update');
@@ -148,10 +150,7 @@ describe('a change to a session is stored before it is acknowledged', () => {
   });
 
   test('a cancel that arrives once the request has run, its change being stored, is too late: the answer is sent', async () => {
-    const store = new HeldStore();
-    const { url } = await open({ sessions: { store } });
-    const client = new SessionClient(url);
-    await client.open();
+    const { store, client } = await sessionOnHeldStore();
     const gate = store.hold('update');
     const subscribed = client.post(client.message('resources/subscribe', { uri: 'test://watched' }, 41), {
       accept: 'application/json',
@@ -169,11 +168,8 @@ describe('a change the store cannot record', () => {
   test('a subscription the store cannot record for now is 503 with its Retry-After and rule, not a result', {
     tags: ['threat-model'],
   }, async () => {
-    const store = new HeldStore();
     const events: HttpLogEvent[] = [];
-    const { url } = await open({ sessions: { store }, onLog: (event) => events.push(event) });
-    const client = new SessionClient(url);
-    await client.open();
+    const { store, client } = await sessionOnHeldStore({ onLog: (event) => events.push(event) });
     store.hold('update').fail(unreachable());
     const answer = await client.request('resources/subscribe', { uri: 'test://watched' });
     expect(answer.status).toBe(503);
@@ -186,16 +182,12 @@ describe('a change the store cannot record', () => {
   test('a subscription the store fails to record is 503 session-store-fault, and the host hears the fault', {
     tags: ['threat-model'],
   }, async () => {
-    const store = new HeldStore();
     const events: HttpLogEvent[] = [];
     const faults: string[] = [];
-    const { url } = await open({
-      sessions: { store },
+    const { store, client } = await sessionOnHeldStore({
       onLog: (event) => events.push(event),
       onFault: (description) => faults.push(description),
     });
-    const client = new SessionClient(url);
-    await client.open();
     store.hold('update').fail(new Error('disk full'));
     const answer = await client.request('resources/subscribe', { uri: 'test://watched' });
     expect(answer.status).toBe(503);
@@ -206,10 +198,7 @@ describe('a change the store cannot record', () => {
   });
 
   test('a subscription the store refused is not heard on this process either', async () => {
-    const store = new HeldStore();
-    const { url, server } = await open({ sessions: { store } });
-    const client = new SessionClient(url);
-    await client.open();
+    const { store, client, server } = await sessionOnHeldStore();
     const watching = await stream(client);
     try {
       store.hold('update').fail(unreachable());
@@ -233,10 +222,7 @@ describe('a change the store cannot record', () => {
   });
 
   test('a DELETE the store cannot carry out is 503, and the session can still be resumed', async () => {
-    const store = new HeldStore();
-    const { url } = await open({ sessions: { store } });
-    const client = new SessionClient(url);
-    await client.open();
+    const { store, client } = await sessionOnHeldStore();
     const first = await client.stream();
     if (!isReader(first)) throw new Error(`expected a stream, got ${first.status}`);
     const priming = await first.next();

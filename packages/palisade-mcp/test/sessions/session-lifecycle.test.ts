@@ -7,6 +7,7 @@ import type { HttpLogEvent } from '../../src/http/http-options.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { MemorySessionStore } from '../../src/sessions/memory-session-store.js';
 import { HeldStore } from '../support/held-store.js';
+import { rejectionsDuring } from '../support/rejections.js';
 import { type Endpoint, isReader, nodeEndpoint, SessionClient } from '../support/session-peer.js';
 import { newProbe, sessionServer } from './session-server.js';
 
@@ -324,17 +325,13 @@ describe('ending a session', () => {
   }, async () => {
     const store = new HeldStore();
     const faults: string[] = [];
-    const rejections: unknown[] = [];
-    const onRejection = (reason: unknown): void => {
-      rejections.push(reason);
-    };
-    process.on('unhandledRejection', onRejection);
-    try {
+    let client: SessionClient | undefined;
+    const rejections = await rejectionsDuring(async () => {
       const { url } = await open({
         sessions: { idleTimeoutMs: 1_000, store },
         onFault: (description) => faults.push(description),
       });
-      const client = new SessionClient(url);
+      client = new SessionClient(url);
       await client.open();
       // An open GET stream makes the session active: each sweep refreshes it in the store.
       const watching = await client.stream();
@@ -345,12 +342,10 @@ describe('ending a session', () => {
         .poll(() => faults, { timeout: 5_000, interval: 50 })
         .toContain('the session store failed to sweep');
       await watching.close();
-      expect(rejections).toEqual([]);
-      store.unhold('open');
-      expect((await client.request('tools/list')).status).toBe(200);
-    } finally {
-      process.off('unhandledRejection', onRejection);
-    }
+    });
+    expect(rejections).toEqual([]);
+    store.unhold('open');
+    expect((await client?.request('tools/list'))?.status).toBe(200);
   });
 });
 

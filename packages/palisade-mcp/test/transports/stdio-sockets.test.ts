@@ -13,6 +13,7 @@ import { MAX_SSE_QUEUED_BYTES } from '../../src/limits.js';
 import { STDIO_SHUTDOWN_GRACE_MS, serveStdio } from '../../src/transports/stdio.js';
 import { catalogs } from '../fixtures/catalogs.js';
 import { basicServer } from '../support/http-peer.js';
+import { rejectionsDuring } from '../support/rejections.js';
 import { INITIALIZE, modern } from '../support/stdio-peer.js';
 import { connectedPair, runOverSockets, type SocketPeer } from '../support/stdio-sockets.js';
 
@@ -246,19 +247,14 @@ describe('stdio requests in flight', () => {
   });
 
   test('a notification from the client is answered with nothing and leaves no rejected promise', async () => {
-    const rejections: unknown[] = [];
-    const onRejection = (reason: unknown) => rejections.push(reason);
-    process.on('unhandledRejection', onRejection);
-    try {
+    const rejections = await rejectionsDuring(async () => {
       const peer = await start(basic());
       peer.sendJson({ jsonrpc: '2.0', method: 'notifications/initialized' });
       peer.send(PING(45));
       expect(await peer.nextLine()).toMatch(/^\{"jsonrpc":"2\.0","id":45,/);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(rejections).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onRejection);
-    }
+    });
+    expect(rejections).toEqual([]);
   });
 
   test('a cancel for an id not in flight is ignored', async () => {
