@@ -35,6 +35,20 @@ const down = (): UnavailableError =>
     message: 'connect ECONNREFUSED 10.0.0.5:5432 (secret-host)',
   });
 
+/** A tool that needs no shared state, and one whose shared state is unreachable for now. */
+const LOCAL = defineTool({
+  name: 'local',
+  inputSchema: { type: 'object' },
+  handler: () => ({ content: [] }),
+});
+const SHARED = defineTool({
+  name: 'shared',
+  inputSchema: { type: 'object' },
+  handler: () => {
+    throw down();
+  },
+});
+
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
 interface Seen {
@@ -48,14 +62,8 @@ async function serveWith(definition: Partial<ServerDefinition>): Promise<Seen> {
     name: 'unavailable-fixture',
     version: '1.0.0',
     tools: [
-      defineTool({ name: 'local', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) }),
-      defineTool({
-        name: 'shared',
-        inputSchema: { type: 'object' },
-        handler: () => {
-          throw down();
-        },
-      }),
+      LOCAL,
+      SHARED,
       defineTool({
         name: 'talks-then-shared',
         inputSchema: { type: 'object' },
@@ -248,16 +256,7 @@ describe('shared state unreachable for now', () => {
     const server = createServer({
       name: 'unavailable-session',
       version: '1.0.0',
-      tools: [
-        defineTool({ name: 'local', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) }),
-        defineTool({
-          name: 'shared',
-          inputSchema: { type: 'object' },
-          handler: () => {
-            throw down();
-          },
-        }),
-      ],
+      tools: [LOCAL, SHARED],
     });
     const endpoint = await nodeEndpoint(server, {
       onLog: (event) => logs.push(event),
