@@ -15,7 +15,9 @@ export function canonicalJson(value: unknown): string | undefined {
 
 function write(value: unknown, depth: number): string | undefined {
   if (depth > MAX_CANONICAL_DEPTH) return undefined;
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  // No `auth` (a host without one) is null on every session request: its text without a stringify.
+  if (value === null) return 'null';
+  if (typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : undefined;
   if (Array.isArray(value)) {
     const items: string[] = [];

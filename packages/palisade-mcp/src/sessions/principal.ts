@@ -13,8 +13,6 @@ export type PrincipalOf = (auth: unknown) => string;
 
 /** Canonical JSON of `auth` (`null` for none); a value JSON cannot carry has no principal text. */
 export function defaultPrincipal(auth: unknown): string {
-  // A host without authorize's auth: every request's principal is the same text, found at once.
-  if (auth === undefined || auth === null) return 'null';
   const text = canonicalJson(auth ?? null);
   if (text === undefined) throw new TypeError('ctx.auth has no canonical JSON: pass sessions.principal');
   return text;
