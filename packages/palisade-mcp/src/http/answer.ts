@@ -70,6 +70,17 @@ type Settled =
   | { readonly kind: 'not-served' };
 
 /**
+ * What the core settles from the body alone: a refused envelope, an `initialize`, or a request
+ * without a revision the headers name. `modern` is false: only a 2026-07-28 call aborts on a disconnect.
+ */
+const CORE_SETTLES: Settled = Object.freeze({
+  // Stryker disable next-line StringLiteral: only 'mismatch' and 'not-served' are told apart; any other kind runs
+  kind: 'run',
+  state: initialState('http'),
+  modern: false,
+});
+
+/**
  * A body that is no valid envelope goes straight to the core, which refuses it (envelope before
  * header match, spec-notes item 12). Otherwise the revision comes from the body's 2026-07-28
  * `_meta`, from `initialize` (the core negotiates), or from `MCP-Protocol-Version`: a handshake
@@ -80,14 +91,14 @@ type Settled =
 function settle(input: AnswerInput): Settled {
   const { message, headers, server } = input;
   const sorted = classify(message);
-  // Stryker disable next-line ObjectLiteral: the core refuses a refused envelope before it reads the state
-  if (sorted.kind === 'refused') return { kind: 'run', state: initialState('http'), modern: false };
+  if (sorted.kind === 'refused') return CORE_SETTLES;
   const { method, params } = sorted.message;
   const name = params?.['name'];
   const headerInput = {
     headers,
     message: { method, params, isNotification: sorted.kind === 'notification' },
     headerFields:
+      // Stryker disable next-line ConditionalExpression: a name that is no string finds no tool either
       method === 'tools/call' && typeof name === 'string'
         ? server.catalog.tools?.get(name)?.headerFields
         : undefined,
@@ -102,21 +113,18 @@ function settle(input: AnswerInput): Settled {
   if (method === 'initialize') {
     const check = checkCarriedHeaders(headerInput);
     if (!check.ok) return { kind: 'mismatch', check };
-    // Stryker disable next-line BooleanLiteral: `modern` only makes a disconnect abort; the handshake reads no signal
-    return { kind: 'run', state: initialState('http'), modern: false };
+    return CORE_SETTLES;
   }
   const versionHeader = valuesOf(headers, PROTOCOL_VERSION_LOWER);
   // A 2026-07-28 header on a body without that revision's `_meta`: the body is what is wrong, and
   // the core names it (-32602, `_meta` missing), as the 2026-07-28 envelope rules ask.
-  if (versionHeader.length === 1 && trimOws(versionHeader[0]!) === MODERN_REVISION)
-    return { kind: 'run', state: initialState('http'), modern: false };
+  if (versionHeader.length === 1 && trimOws(versionHeader[0]!) === MODERN_REVISION) return CORE_SETTLES;
   const header = readVersionHeader(headers);
   if (!header.ok) return { kind: 'mismatch', check: header };
   const served = servedOver(server.supportedVersions, 'http');
   const revision = header.version ?? HEADERLESS_REVISION;
   const runs = isHandshakeRevision(revision) && served.includes(revision);
-  if (header.version === undefined && !runs)
-    return { kind: 'run', state: initialState('http'), modern: false };
+  if (header.version === undefined && !runs) return CORE_SETTLES;
   if (!runs) return { kind: 'not-served' };
   const carried = checkCarriedHeaders(headerInput);
   if (!carried.ok) return { kind: 'mismatch', check: carried };
@@ -255,7 +263,7 @@ class HttpAnswer implements ExchangeIO {
     const res = this.#res;
     const writer = this.#writer;
     if (response === undefined) {
-      // Stryker disable next-line BooleanLiteral: a notification emits nothing, so no stream was started
+      // Stryker disable next-line BooleanLiteral,ConditionalExpression: a notification emits nothing, so no stream was started
       if (writer?.started === true) writer.end();
       else writeEmpty(res, 202);
       return;
@@ -267,6 +275,7 @@ class HttpAnswer implements ExchangeIO {
       const streaming = writer?.started === true;
       if (!streaming) this.#status = 503;
       const unavailableOf = unavailableAnswer(unavailable, this.#status);
+      // Stryker disable next-line ConditionalExpression: a stream's head is sent already, so its headers are never read
       if (!streaming) headers = unavailableOf.headers;
       report(this.#input, unavailableOf.refusal);
     }

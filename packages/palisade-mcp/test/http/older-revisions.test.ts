@@ -63,6 +63,15 @@ describe('initialize over HTTP', () => {
     },
   );
 
+  test.each(['2025-06-18', 'not-a-revision'])(
+    'initialize is negotiated from its body, an MCP-Protocol-Version of %s it carries left unread',
+    async (header) => {
+      const reply = await send(initialize('2025-11-25'), { 'MCP-Protocol-Version': header });
+      expect(reply.status).toBe(200);
+      expect(reply.json).toMatchObject({ id: 0, result: { protocolVersion: '2025-11-25' } });
+    },
+  );
+
   test('initialize asking for 2024-11-05 over HTTP is countered with the newest revision served there', {
     tags: ['threat-model'],
   }, async () => {
@@ -183,6 +192,18 @@ describe('the revision a later POST is served under', () => {
       const reply = await send(LIST_TOOLS, {}, narrowed);
       expect(reply.status).toBe(400);
       expect(reply.json).toMatchObject({ id: 1, error: { code: -32602 } });
+      expect(JSON.stringify(reply.json)).toContain('_meta');
+    } finally {
+      await narrowed.close();
+    }
+  });
+
+  test('with 2025-03-26 not served, a ping with neither _meta nor a version header is refused 400 with -32602: no ping comes before a handshake over HTTP', async () => {
+    const narrowed = await mountWidest(['2026-07-28', '2025-11-25', '2025-06-18']);
+    try {
+      const reply = await send({ jsonrpc: '2.0', id: 3, method: 'ping' }, {}, narrowed);
+      expect(reply.status).toBe(400);
+      expect(reply.json).toMatchObject({ id: 3, error: { code: -32602 } });
       expect(JSON.stringify(reply.json)).toContain('_meta');
     } finally {
       await narrowed.close();
