@@ -188,7 +188,7 @@ class Writer implements BoundedWriter {
   end(text?: string, id?: string): void {
     const res = this.#res;
     this.#quiet();
-    // Stryker disable next-line LogicalOperator: answer() calls end() no more once the stream is cut or closed
+    // Stryker disable next-line LogicalOperator,ConditionalExpression: answer() calls end() no more once the stream is cut or closed
     if (this.cut || res.destroyed) return;
     if (text === undefined) res.end();
     // A large result goes out in slices, each drain counted as progress (respond.ts).
@@ -199,7 +199,7 @@ class Writer implements BoundedWriter {
 
   watchEnd(): void {
     const res = this.#res;
-    // Stryker disable next-line LogicalOperator: a wait armed on an ended response is cleared by close or #check
+    // Stryker disable next-line LogicalOperator,ConditionalExpression: a wait armed on an ended response is cleared by close or #check
     if (this.cut || res.destroyed || res.writableFinished) return;
     // Stryker disable next-line StringLiteral: a wait is told apart only from 'drain'
     this.#armUntil('finish');
