@@ -66,6 +66,7 @@ class Writer implements BoundedWriter {
   }
 
   #disarm(): void {
+    // Stryker disable next-line ConditionalExpression: clearTimeout(undefined) does nothing
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
   }
@@ -129,6 +130,7 @@ class Writer implements BoundedWriter {
 
   /** Stops the keep-alive comments: the stream ended or was cut. */
   #quiet(): void {
+    // Stryker disable next-line ConditionalExpression: clearInterval(undefined) does nothing
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     this.#keepAlive = undefined;
   }
@@ -169,7 +171,7 @@ class Writer implements BoundedWriter {
 
   frame(frame: string): void {
     const res = this.#res;
-    // Stryker disable next-line LogicalOperator: answer() emits nothing once the stream is cut or closed
+    // Stryker disable next-line LogicalOperator,ConditionalExpression: answer() emits nothing once the stream is cut or closed
     if (this.cut || res.destroyed) return;
     if (!this.started) this.#start();
     // Stryker disable next-line StringLiteral: Buffer.byteLength reads '' as UTF-8
