@@ -191,6 +191,21 @@ describe('a cancel and the relay the host was given', () => {
     expect(carried).toEqual([31]);
     expect(probe.aborted).toEqual(['r']);
   });
+  test('a cancel another process put on the relay aborts the call running here', async () => {
+    const relay = new MemoryRelay();
+    const probe = newProbe();
+    const { url } = await open({ sessions: { relay } }, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const call = client.postStream(
+      client.message('tools/call', { name: 'hold', arguments: { tag: 'o' } }, 35),
+    );
+    await probe.started('o');
+    // What a shared relay does when another process relays the client's cancel to this one.
+    relay.cancel(client.sessionId ?? '', 35);
+    await call;
+    expect(probe.aborted).toEqual(['o']);
+  });
 });
 
 describe('a cancel the given relay cannot carry', () => {
