@@ -203,6 +203,26 @@ describe('the session id on later requests', () => {
     expect(answer.json).toMatchObject({ error: { code: -32022 } });
   });
 
+  test('an MCP-Protocol-Version holding a byte past ASCII is 400, not read as no header', async () => {
+    const { url } = await open();
+    const client = new SessionClient(url);
+    await client.open();
+    const answer = await client.request('tools/list', undefined, {
+      headers: { 'mcp-protocol-version': '2025-11-25\u00e9' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ error: { code: -32022 } });
+  });
+
+  test('an Mcp-Method a session request carries is held to its body: 400 -32020', async () => {
+    const { url } = await open();
+    const client = new SessionClient(url);
+    await client.open();
+    const answer = await client.request('tools/list', undefined, { headers: { 'mcp-method': 'tools/call' } });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ error: { code: -32020 } });
+  });
+
   test('without MCP-Protocol-Version a request runs under the revision the session agreed', async () => {
     const { url } = await open();
     const client = new SessionClient(url, '2025-06-18');
