@@ -11,6 +11,7 @@ import type { HttpLogEvent } from '../../src/http/http-options.js';
 import type { Server } from '../../src/index.js';
 import { UnavailableError } from '../../src/unavailable.js';
 import { HeldStore } from '../support/held-store.js';
+import { rejectionsDuring } from '../support/rejections.js';
 import {
   type Answer,
   type Endpoint,
@@ -77,6 +78,21 @@ const UPDATED = {
 
 const unreachable = () =>
   new UnavailableError({ rule: 'store-unavailable', retryAfterSeconds: 7, message: 'the store is down' });
+
+describe('a store whose reads answer later', () => {
+  test('admits a GET and a DELETE of a live session, and refuses one it no longer holds with 404', async () => {
+    const { store, client } = await sessionOnHeldStore();
+    store.hold('open').release();
+    const rejections = await rejectionsDuring(async () => {
+      const watching = await stream(client);
+      await watching.close();
+      expect((await client.delete()).status).toBe(204);
+      expect((await client.delete()).status).toBe(404);
+    });
+    expect(store.size()).toBe(0);
+    expect(rejections).toEqual([]);
+  });
+});
 
 describe('a change to a session is stored before it is acknowledged', () => {
   test('a subscription is answered only once the store has recorded it, and is heard by the GET stream opened next', {
