@@ -7,6 +7,7 @@ import type { HttpLogEvent } from '../../src/http/http-options.js';
 import { createServer, defineTool } from '../../src/index.js';
 import { MemorySessionStore } from '../../src/sessions/memory-session-store.js';
 import { HeldStore } from '../support/held-store.js';
+import { exchange, post } from '../support/http-peer.js';
 import { rejectionsDuring } from '../support/rejections.js';
 import { type Endpoint, isReader, nodeEndpoint, SessionClient } from '../support/session-peer.js';
 import { newProbe, sessionServer } from './session-server.js';
@@ -145,7 +146,29 @@ describe('the session id on later requests', () => {
     expect(answer.status).toBe(404);
   });
 
-  test('two Mcp-Session-Id lines are 400', { tags: ['threat-model'] }, async () => {
+  test('two Mcp-Session-Id lines are 400, even when both name the session', {
+    tags: ['threat-model'],
+  }, async () => {
+    const { url } = await open();
+    const client = new SessionClient(url);
+    await client.open();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
+    const reply = await exchange(
+      Number(new URL(url).port),
+      post(body, {
+        'Mcp-Session-Id': [client.sessionId, client.sessionId],
+        'MCP-Protocol-Version': '2025-11-25',
+      }),
+    );
+    reply.client.end();
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Bad request: more than one Mcp-Session-Id' },
+    });
+  });
+
+  test('one Mcp-Session-Id line listing the id twice is 400 as a malformed id', async () => {
     const { url } = await open();
     const client = new SessionClient(url);
     await client.open();
@@ -153,6 +176,7 @@ describe('the session id on later requests', () => {
       headers: { 'mcp-session-id': `${client.sessionId}, ${client.sessionId}` },
     });
     expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.json)).toContain('must be 1 to');
   });
 
   test('an id never issued is 404', { tags: ['threat-model'] }, async () => {
