@@ -179,6 +179,15 @@ describe('the session id on later requests', () => {
     expect(JSON.stringify(answer.json)).toContain('must be 1 to');
   });
 
+  test('a message with no method on a session is refused 400 -32600 as on the stateless path', async () => {
+    const { url } = await open();
+    const client = new SessionClient(url);
+    await client.open();
+    const answer = await client.post({ jsonrpc: '2.0', id: 4, params: {} });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 4, error: { code: -32600 } });
+  });
+
   test('an id never issued is 404', { tags: ['threat-model'] }, async () => {
     const { url } = await open();
     const client = new SessionClient(url);
