@@ -254,3 +254,63 @@ describe('a change the store cannot record', () => {
     if (isReader(resumed)) await resumed.close();
   });
 });
+
+describe('a store that throws instead of answering', () => {
+  const acts: [string, string, (client: SessionClient) => Promise<Answer>][] = [
+    ['open', 'the session store failed', (client) => client.request('tools/list')],
+    [
+      'update',
+      'the session store failed to record a change',
+      (client) => client.request('resources/subscribe', { uri: 'test://watched' }),
+    ],
+    ['delete', 'the session store failed', (client) => client.delete()],
+  ];
+
+  test.each(acts)(
+    'a throwing %s is 503, heard by the host as "%s", and the session serves on once it recovers',
+    async (method, fault, act) => {
+      const faults: string[] = [];
+      const { store, client } = await sessionOnHeldStore({
+        onFault: (description) => faults.push(description),
+      });
+      const name = method as 'open' | 'update' | 'delete';
+      const real = store[name];
+      Object.assign(store, {
+        [name]: () => {
+          throw new Error('driver bug at 10.0.0.5');
+        },
+      });
+      const answer = await act(client);
+      expect(answer.status).toBe(503);
+      expect(answer.text).not.toContain('10.0.0.5');
+      expect(faults).toEqual([fault]);
+      Object.assign(store, { [name]: real });
+      expect((await client.request('tools/list')).status).toBe(200);
+    },
+  );
+
+  test('a throwing update of notifications/initialized is 503, not 202, and heard by the host', async () => {
+    const faults: string[] = [];
+    const { store } = await sessionOnHeldStore({ onFault: (description) => faults.push(description) });
+    store.update = () => {
+      throw new Error('driver bug');
+    };
+    const other = new SessionClient(endpoint?.url ?? '');
+    await expect(other.open()).rejects.toThrow('initialized answered 503');
+    expect(faults).toEqual(['the session store failed']);
+  });
+
+  test('a throwing create is 503 for the initialize, heard by the host, and opens nothing', async () => {
+    const faults: string[] = [];
+    const { store } = await sessionOnHeldStore({ onFault: (description) => faults.push(description) });
+    store.create = () => {
+      throw new Error('driver bug');
+    };
+    const other = new SessionClient(endpoint?.url ?? '');
+    const answer = await other.open();
+    expect(answer.status).toBe(503);
+    expect(other.sessionId).toBeUndefined();
+    expect(faults).toEqual(['the session store failed']);
+    expect(store.size()).toBe(1);
+  });
+});
