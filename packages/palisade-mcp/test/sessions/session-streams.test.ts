@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
 import type { Server } from '../../src/index.js';
+import { laterEvents } from '../support/later-events.js';
 import {
   type Answer,
   type Endpoint,
@@ -368,6 +369,49 @@ describe('resumption', () => {
       const replay = reader(await client.stream({ 'last-event-id': priming?.id as string }));
       expect((await replay.rest()).map((event) => event.message?.['id'])).toEqual([4]);
     }
+  });
+});
+
+describe('over an event store that answers later', () => {
+  test('a call streams its events in order, and a client that left resumes with what it missed, then the result', async () => {
+    const probe = newProbe();
+    const { url } = await open({ sessions: { events: laterEvents() } }, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const call = reader(
+      await client.postStream(
+        client.message('tools/call', { name: 'hold', arguments: { tag: 'l', say: true } }, 9),
+      ),
+    );
+    const priming = await call.next();
+    const said = await call.next();
+    expect(priming).toEqual({ id: expect.any(String), retry: 1_000, data: '' });
+    expect(said?.message).toMatchObject({ method: 'notifications/message', params: { data: 'holding l' } });
+    await call.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    probe.held.get('l')?.();
+    const resumed = reader(await client.stream({ 'last-event-id': priming?.id as string }));
+    const events = await resumed.rest();
+    expect(events.map((event) => event.message?.['method'] ?? event.message?.['id'])).toEqual([
+      'notifications/message',
+      9,
+    ]);
+  });
+
+  test('a store that fails a step is a host fault, and the session serves on', async () => {
+    const faults: string[] = [];
+    const failing = laterEvents();
+    const { url } = await open({
+      sessions: { events: { ...failing, append: () => Promise.reject(new Error('events down')) } },
+      onFault: (description) => faults.push(description),
+    });
+    const client = new SessionClient(url);
+    await client.open();
+    const stream = reader(await client.stream());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(faults).toEqual(['a session stream step failed']);
+    await stream.close();
+    expect((await client.request('tools/list')).status).toBe(200);
   });
 });
 
