@@ -180,6 +180,20 @@ describe('the standalone GET stream', () => {
     await stream.close();
   });
 
+  test("a JSON-only request's log messages with no GET stream open are dropped, and the call is answered", async () => {
+    const { url } = await open();
+    const client = new SessionClient(url);
+    await client.open();
+    await client.request('logging/setLevel', { level: 'info' });
+    const answer = await client.request(
+      'tools/call',
+      { name: 'chatty', arguments: { count: 2 } },
+      { accept: 'application/json' },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ result: { content: [{ type: 'text', text: 'logged 2' }] } });
+  });
+
   test('is cut when its client stops reading, and the session goes on', {
     tags: ['threat-model'],
   }, async () => {
