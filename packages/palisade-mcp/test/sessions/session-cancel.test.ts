@@ -96,6 +96,27 @@ describe('notifications/cancelled on a session', () => {
     expect(answer.text).toBe('');
   });
 
+  test('nothing a handler sends once cancelled reaches the client, on the GET stream either', async () => {
+    const probe = newProbe();
+    const { url } = await open({}, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    await client.request('logging/setLevel', { level: 'info' });
+    const stream = reader(await client.stream());
+    await stream.next(); // the priming event
+    const pending = client.request(
+      'tools/call',
+      { name: 'hold', arguments: { tag: 'n', sayAfter: true } },
+      { accept: 'application/json' },
+    );
+    await probe.started('n');
+    await client.notify('notifications/cancelled', { requestId: 3 });
+    expect((await pending).status).toBe(204);
+    expect(probe.aborted).toEqual(['n']);
+    await expect(stream.next(300)).rejects.toThrow('no event in time');
+    await stream.close();
+  });
+
   test('reaches only the request it names: another of the session runs on', async () => {
     const probe = newProbe();
     const { url } = await open({}, probe);

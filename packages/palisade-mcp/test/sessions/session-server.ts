@@ -69,18 +69,20 @@ export function sessionServer(probe: Probe = newProbe()): Server {
         inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
         handler: ({ text: value }) => text(value),
       }),
-      defineTool<{ tag: string; say?: boolean }>({
+      defineTool<{ tag: string; say?: boolean; sayAfter?: boolean }>({
         name: 'hold',
-        description: 'Waits until the test releases it or its signal fires; with `say`, logs first.',
+        description:
+          'Waits until the test releases it or its signal fires; with `say`, logs first; with `sayAfter`, logs once aborted.',
         inputSchema: {
           type: 'object',
-          properties: { tag: { type: 'string' }, say: { type: 'boolean' } },
+          properties: { tag: { type: 'string' }, say: { type: 'boolean' }, sayAfter: { type: 'boolean' } },
           required: ['tag'],
         },
-        handler: ({ tag, say = false }, ctx) =>
+        handler: ({ tag, say = false, sayAfter = false }, ctx) =>
           new Promise((resolve) => {
             if (say) ctx.log('info', `holding ${tag}`);
             ctx.signal.addEventListener('abort', () => {
+              if (sayAfter) ctx.log('info', `aborted ${tag}`);
               probe.aborted.push(tag);
               resolve(text(`aborted ${tag}`));
             });
