@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
-import type { Server } from '../../src/index.js';
+import { createServer, defineTool, type Server } from '../../src/index.js';
 import { laterEvents } from '../support/later-events.js';
 import {
   type Answer,
@@ -449,5 +449,65 @@ describe('polling (2025-11-25)', () => {
     probe.held.get('old')?.();
     const answer = await pending;
     expect(answer.json).toMatchObject({ result: { content: [{ text: 'released old' }] } });
+  });
+});
+
+describe('messages the encoder refuses, on a session', () => {
+  const unencodable = () =>
+    createServer({
+      name: 'unencodable-session',
+      version: '1',
+      tools: [
+        defineTool({
+          name: 'meta_bigint',
+          inputSchema: { type: 'object' },
+          handler: () => ({ content: [], _meta: { big: 10n } }) as never,
+        }),
+        defineTool({
+          name: 'log_bigint',
+          inputSchema: { type: 'object' },
+          handler: async (_args, ctx) => {
+            ctx.log('info', { big: 10n } as never);
+            ctx.log('info', 'plain');
+            await Promise.resolve();
+            return { content: [{ type: 'text', text: 'logged' }] };
+          },
+        }),
+      ],
+    });
+
+  test('a response that cannot be serialized is -32603 under its id, and the host hears why', async () => {
+    const faults: string[] = [];
+    endpoint = await nodeEndpoint(unencodable(), { onFault: (description) => faults.push(description) });
+    const client = new SessionClient(endpoint.url);
+    await client.open();
+    const answer = await client.request(
+      'tools/call',
+      { name: 'meta_bigint', arguments: {} },
+      { accept: 'application/json' },
+    );
+    expect(answer.json).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      error: { code: -32603, message: 'Internal error' },
+    });
+    expect(faults).toEqual(['a response could not be serialized: the value holds a BigInt']);
+  });
+
+  test('a notification that cannot be serialized is left out of the stream, and the host hears why', async () => {
+    const faults: string[] = [];
+    endpoint = await nodeEndpoint(unencodable(), { onFault: (description) => faults.push(description) });
+    const client = new SessionClient(endpoint.url);
+    await client.open();
+    await client.request('logging/setLevel', { level: 'info' });
+    const call = reader(
+      await client.postStream(client.message('tools/call', { name: 'log_bigint', arguments: {} }, 7)),
+    );
+    const events = (await call.rest()).filter((event) => event.message !== undefined);
+    expect(events.map((event) => event.message?.['params'] ?? event.message?.['id'])).toEqual([
+      { level: 'info', data: 'plain' },
+      7,
+    ]);
+    expect(faults).toEqual(['a notification could not be serialized: the value holds a BigInt']);
   });
 });

@@ -229,6 +229,7 @@ export class SessionCall implements ExchangeIO {
     this.#controller ??= new AbortController();
     this.#controller.abort();
     if (this.#stream !== undefined) this.#stream.end();
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a response whose client left takes no bytes
     else if (!this.#gone && !this.#res.headersSent) {
       if (this.#mayStream) {
         const writer = boundedWriter(this.#res, () => {});
@@ -241,6 +242,7 @@ export class SessionCall implements ExchangeIO {
 
   #stop(): void {
     this.#done = true;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a poll timer left armed finds the call done and does nothing
     if (this.#poll !== undefined) clearTimeout(this.#poll);
     this.#unlistenCancel?.();
   }
