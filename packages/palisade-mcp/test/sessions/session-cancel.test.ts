@@ -117,6 +117,32 @@ describe('notifications/cancelled on a session', () => {
     await stream.close();
   });
 
+  test('a cancelled call that ends later leaves alone a new call that took its id', async () => {
+    const probe = newProbe();
+    const { url } = await open({}, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    const json = { accept: 'application/json' };
+    const first = client.post(
+      client.message('tools/call', { name: 'hold', arguments: { tag: 'a', stubborn: true } }, 40),
+      json,
+    );
+    await probe.started('a');
+    await client.notify('notifications/cancelled', { requestId: 40 });
+    expect((await first).status).toBe(204);
+    const second = client.post(
+      client.message('tools/call', { name: 'hold', arguments: { tag: 'b' } }, 40),
+      json,
+    );
+    await probe.started('b');
+    // The first handler ends only now, its answer long refused: the session must not take it for the second.
+    probe.held.get('a')?.();
+    await settle(50);
+    await client.notify('notifications/cancelled', { requestId: 40 });
+    expect((await second).status).toBe(204);
+    expect(probe.aborted).toEqual(['a', 'b']);
+  });
+
   test('reaches only the request it names: another of the session runs on', async () => {
     const probe = newProbe();
     const { url } = await open({}, probe);

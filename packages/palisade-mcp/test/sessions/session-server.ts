@@ -69,22 +69,27 @@ export function sessionServer(probe: Probe = newProbe()): Server {
         inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
         handler: ({ text: value }) => text(value),
       }),
-      defineTool<{ tag: string; say?: boolean; sayAfter?: boolean }>({
+      defineTool<{ tag: string; say?: boolean; sayAfter?: boolean; stubborn?: boolean }>({
         name: 'hold',
         description:
-          'Waits until the test releases it or its signal fires; with `say`, logs first; with `sayAfter`, logs once aborted.',
+          'Waits until the test releases it or its signal fires; with `say`, logs first; with `sayAfter`, logs once aborted; with `stubborn`, only a release ends it.',
         inputSchema: {
           type: 'object',
-          properties: { tag: { type: 'string' }, say: { type: 'boolean' }, sayAfter: { type: 'boolean' } },
+          properties: {
+            tag: { type: 'string' },
+            say: { type: 'boolean' },
+            sayAfter: { type: 'boolean' },
+            stubborn: { type: 'boolean' },
+          },
           required: ['tag'],
         },
-        handler: ({ tag, say = false, sayAfter = false }, ctx) =>
+        handler: ({ tag, say = false, sayAfter = false, stubborn = false }, ctx) =>
           new Promise((resolve) => {
             if (say) ctx.log('info', `holding ${tag}`);
             ctx.signal.addEventListener('abort', () => {
               if (sayAfter) ctx.log('info', `aborted ${tag}`);
               probe.aborted.push(tag);
-              resolve(text(`aborted ${tag}`));
+              if (!stubborn) resolve(text(`aborted ${tag}`));
             });
             probe.held.set(tag, () => resolve(text(`released ${tag}`)));
             mark(tag);
