@@ -16,7 +16,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHttpHandler } from '../../src/http/node/handler.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
 import { closeAfterEach } from '../support/close-after-each.js';
-import { ADMIT_ALL, modernRequest, mount, post } from '../support/http-peer.js';
+import { ADMIT_ALL, exchange, modernRequest, mount, post } from '../support/http-peer.js';
 import { floodCall, floodServer, silentClient } from '../support/sse-flood.js';
 
 const closeLater = closeAfterEach();
@@ -184,6 +184,60 @@ describe('a client that stops reading a stream over HTTP/1.1', () => {
     // The answer goes out in 64 KiB slices (respond.ts), and the kernel's own buffers take the
     // first of them: a window in which bytes were taken starts another. Once 15 s pass with none
     // taken it is cut, here within a few windows.
+    for (let window = 0; window < 4 && !socket.destroyed; window++) {
+      await sleep(50);
+      vi.advanceTimersByTime(DRAIN_TIMEOUT_MS);
+    }
+    await closed;
+    expect(events).toEqual([{ rule: 'json-drain-timeout', status: 200, code: 0 }]);
+  });
+});
+
+describe('on a session (2025-11-25)', () => {
+  test('a JSON answer on a session the client never reads is cut at the drain deadline, and told of as json-drain-timeout', {
+    tags: ['threat-model'],
+  }, async () => {
+    const events = listenRefusals();
+    const mounted = await closeLater(
+      mount(createHttpHandler(bigAnswerServer(), { ...ADMIT_ALL, sessions: {} })),
+    );
+    const handshake = { 'MCP-Protocol-Version': '2025-11-25' };
+    const opened = await exchange(
+      mounted.port,
+      post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        }),
+      ),
+    );
+    opened.client.end();
+    const session = { ...handshake, 'Mcp-Session-Id': opened.headers['mcp-session-id'] };
+    const initialized = await exchange(
+      mounted.port,
+      post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session),
+    );
+    initialized.client.end();
+    expect(initialized.status).toBe(202);
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const serverSocket = once(mounted.server, 'connection').then(([socket]) => socket as Socket);
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'big', arguments: {} },
+    });
+    quietClient(mounted.port, post(call, { ...session, Accept: 'application/json' }));
+    const socket = await serverSocket;
+    const closed = once(socket, 'close');
+    await until(() => socket.writableLength > 0);
     for (let window = 0; window < 4 && !socket.destroyed; window++) {
       await sleep(50);
       vi.advanceTimersByTime(DRAIN_TIMEOUT_MS);

@@ -17,7 +17,7 @@ import type { Awaitable, PendingReply } from '../../sessions/contracts.js';
 import { UnavailableError } from '../../unavailable.js';
 import { encodeMessage } from '../../wire/encode.js';
 import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../../wire/jsonrpc.js';
-import type { HttpRefusal } from '../refusals.js';
+import { type HttpRefusal, WRITE_REFUSALS } from '../refusals.js';
 import { statusOf, writeEmpty, writeJson } from '../respond.js';
 import { boundedWriter } from '../sse-writer.js';
 import { unavailableAnswer } from '../unavailable-answer.js';
@@ -272,11 +272,14 @@ export class SessionCall implements ExchangeIO {
     // The client left before any event: nothing is sent, so no refusal is told of either.
     if (this.#gone) return;
     const failed = this.#failedAnswer(503);
-    if (failed !== undefined) {
-      this.#session.reportRefusal(failed.refusal);
-      writeJson(this.#res, 503, text, failed.headers);
-    } else writeJson(this.#res, statusOf(answer, stage), text);
+    const status = failed === undefined ? statusOf(answer, stage) : 503;
+    if (failed !== undefined) this.#session.reportRefusal(failed.refusal);
     const res = this.#res;
-    if (res.writableLength > 0 || !res.writableEnded) boundedWriter(res, () => {}).watchEnd();
+    writeJson(res, status, text, failed?.headers);
+    // A client that does not read its answer is cut at the drain deadline, and told of as on the stateless path.
+    if (res.writableLength > 0 || !res.writableEnded)
+      boundedWriter(res, () =>
+        this.#session.reportRefusal({ ...WRITE_REFUSALS.jsonDrainTimeout, status }),
+      ).watchEnd();
   }
 }
