@@ -278,6 +278,18 @@ describe('the session id on later requests', () => {
     expect(response.status).toBe(200);
   });
 
+  test('a body without _meta under a 2026-07-28 version header and no session id is refused -32602 naming _meta, not asked for a session id', async () => {
+    const { url } = await open();
+    const client = new SessionClient(url);
+    const answer = await client.post(client.message('tools/list'), {
+      sessionId: null,
+      headers: { 'mcp-protocol-version': '2026-07-28' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ error: { code: -32602 } });
+    expect(JSON.stringify(answer.json)).toContain('_meta');
+  });
+
   test('a 2026-07-28 request is served statelessly, its Mcp-Session-Id ignored', {
     tags: ['threat-model'],
   }, async () => {

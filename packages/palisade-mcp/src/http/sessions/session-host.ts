@@ -170,6 +170,7 @@ function namesModernRevision(headers: HeaderIndex): boolean {
 }
 
 function callKey(id: RequestId): string {
+  // Stryker disable next-line EqualityOperator: swapping the prefixes still keeps 1 and "1" apart
   return typeof id === 'number' ? `n${id}` : `s${id}`;
 }
 
