@@ -234,6 +234,24 @@ describe('a handler asking the client on a 2025-11-25 session', () => {
     });
     expect(probe.inputErrors[0]?.message).toMatch(/nothing can carry a request to the client/);
   });
+  test('a JSON-only POST whose session GET stream was closed cannot ask either: nothing waits on a stream nobody reads', async () => {
+    const { url, probe } = await open();
+    const client = new SessionClient(url);
+    await client.open({ sampling: {} });
+    const opened = reader(await client.stream());
+    await opened.next();
+    await opened.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const answer = await client.request(
+      'tools/call',
+      { name: 'ask', arguments: {} },
+      { accept: 'application/json' },
+    );
+    expect(answer.json).toMatchObject({
+      result: { content: [{ text: 'fell back: PALISADE_ERR_INPUT_UNANSWERED' }] },
+    });
+    expect(probe.inputErrors[0]?.message).toMatch(/nothing can carry a request to the client/);
+  });
 });
 
 describe('replies the server refuses', () => {
