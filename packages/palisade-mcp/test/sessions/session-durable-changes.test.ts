@@ -6,11 +6,13 @@
  * success, and a change the store refused is not heard here either. The store's calls are held
  * by the test (support/held-store.ts), so the order is the test's, not the machine's.
  */
+import { connect } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
 import type { Server } from '../../src/index.js';
 import { UnavailableError } from '../../src/unavailable.js';
 import { HeldStore } from '../support/held-store.js';
+import { post } from '../support/http-peer.js';
 import { rejectionsDuring } from '../support/rejections.js';
 import {
   type Answer,
@@ -211,6 +213,28 @@ describe('a change the store cannot record', () => {
     expect(answer.json).toMatchObject({ error: { code: -32603, message: 'Service unavailable' } });
     expect(events.map((event) => event.rule)).toContain('session-store-fault');
     expect(faults).toContain('the session store failed to record a change');
+  });
+
+  test('a change that fails to store after its client left is answered to nobody, and no refusal is told of', async () => {
+    const events: HttpLogEvent[] = [];
+    const { store, client } = await sessionOnHeldStore({ onLog: (event) => events.push(event) });
+    const gate = store.hold('update');
+    const body = JSON.stringify(client.message('resources/subscribe', { uri: 'test://watched' }, 50));
+    const socket = connect(Number(new URL(endpoint?.url ?? '').port), '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write(
+      post(body, {
+        'Mcp-Session-Id': client.sessionId,
+        'MCP-Protocol-Version': '2025-11-25',
+        Accept: 'application/json',
+      }),
+    );
+    await gate.arrived();
+    socket.destroy();
+    await pause(50);
+    gate.fail(unreachable());
+    await pause(50);
+    expect(events.map((event) => event.rule)).not.toContain('store-unavailable');
   });
 
   test('a subscription the store refused is not heard on this process either', async () => {
