@@ -117,6 +117,17 @@ describe('a change to a session is stored before it is acknowledged', () => {
     }
   });
 
+  test('a request writes to the store only what it changed: nothing for a read, the subscription alone for a subscribe', async () => {
+    const { store, client } = await sessionOnHeldStore();
+    expect((await client.request('logging/setLevel', { level: 'info' })).status).toBe(200);
+    expect(store.applied.at(-1)).toEqual({ logLevel: 'info' });
+    const written = store.applied.length;
+    expect((await client.request('tools/list')).status).toBe(200);
+    expect(store.applied.length).toBe(written);
+    expect((await client.request('resources/subscribe', { uri: 'test://watched' })).status).toBe(200);
+    expect(store.applied.slice(written)).toEqual([{ subscriptions: ['test://watched'] }]);
+  });
+
   test('notifications/initialized is answered 202 only once the store has recorded it', async () => {
     const store = new HeldStore();
     const gate = store.hold('update');

@@ -195,12 +195,14 @@ function legacyOf(record: SessionRecord): LegacySession {
           initialized: record.initialized,
           subscriptions: new Set(record.subscriptions),
         };
+  // Stryker disable next-line ConditionalExpression: a logLevel of undefined reads as none; only the cost differs
   return record.logLevel === undefined ? legacy : { ...legacy, logLevel: record.logLevel };
 }
 
 /** What a request changed in its session's state, as the store records it; undefined for nothing. */
 function changeOf(before: LegacySession, after: LegacySession): SessionChange | undefined {
   const change: { initialized?: boolean; logLevel?: LogLevel; subscriptions?: readonly string[] } = {};
+  // Stryker disable next-line BooleanLiteral: #persist asks only when the core returned a changed session
   let changed = false;
   if (after.initialized !== before.initialized) {
     change.initialized = after.initialized;
