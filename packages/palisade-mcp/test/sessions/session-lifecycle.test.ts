@@ -553,6 +553,23 @@ describe('the option', () => {
     expect(answer.status).toBe(500);
     expect(faults).toEqual(['sessions.principal failed to name the principal']);
   });
+  test('a later request whose principal cannot be named is 500 by that name alone, and the session serves on', async () => {
+    const faults: string[] = [];
+    const events: HttpLogEvent[] = [];
+    endpoint = await nodeEndpoint(sessionServer(newProbe()), {
+      authorize: (req) =>
+        req.headers['x-unnameable'] === undefined ? { ok: true } : { ok: true, auth: { handle: () => 1 } },
+      onFault: (description) => faults.push(description),
+      onLog: (event) => events.push(event),
+    });
+    const client = new SessionClient(endpoint.url);
+    await client.open();
+    const refused = await client.request('tools/list', undefined, { headers: { 'x-unnameable': '1' } });
+    expect(refused.status).toBe(500);
+    expect(faults).toEqual(['sessions.principal failed to name the principal']);
+    expect(events.map((event) => event.rule)).toEqual(['session-principal-fault']);
+    expect((await client.request('tools/list')).status).toBe(200);
+  });
 });
 
 describe('a GET', () => {
