@@ -199,6 +199,20 @@ describe('the session id on later requests', () => {
     });
   });
 
+  test('a GET, a DELETE and a client reply naming an id never issued are 404, and the host hears no fault', async () => {
+    const faults: string[] = [];
+    endpoint = await nodeEndpoint(sessionServer(newProbe()), {
+      onFault: (description) => faults.push(description),
+    });
+    const client = new SessionClient(endpoint.url);
+    const unknown = { sessionId: 'A'.repeat(32) };
+    const got = await client.stream({}, unknown);
+    expect(isReader(got) ? 200 : got.status).toBe(404);
+    expect((await client.delete(unknown)).status).toBe(404);
+    expect((await client.post({ jsonrpc: '2.0', id: 1, result: {} }, unknown)).status).toBe(404);
+    expect(faults).toEqual([]);
+  });
+
   test("another principal's id is 404, byte for byte as an unknown one", {
     tags: ['threat-model'],
   }, async () => {
