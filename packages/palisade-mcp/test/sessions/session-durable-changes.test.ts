@@ -10,6 +10,9 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
 import type { Server } from '../../src/index.js';
+import { MemoryEventStore } from '../../src/sessions/memory-event-store.js';
+import { MemoryRelay } from '../../src/sessions/memory-relay.js';
+import { MemorySessionStore } from '../../src/sessions/memory-session-store.js';
 import { UnavailableError } from '../../src/unavailable.js';
 import { HeldStore } from '../support/held-store.js';
 import { post } from '../support/http-peer.js';
@@ -347,5 +350,31 @@ describe('a store that throws instead of answering', () => {
     expect(other.sessionId).toBeUndefined();
     expect(faults).toEqual(['the session store failed']);
     expect(store.size()).toBe(1);
+  });
+});
+
+describe('two processes on one store', () => {
+  test('a subscription made through the other process is heard here once this process next reads the session', async () => {
+    const shared = {
+      store: new MemorySessionStore(),
+      events: new MemoryEventStore(),
+      relay: new MemoryRelay(),
+    };
+    const { url, server } = await open({ sessions: shared });
+    const other = await nodeEndpoint(sessionServer(), { sessions: shared });
+    const here = new SessionClient(url);
+    await here.open();
+    const watching = await stream(here);
+    try {
+      const there = new SessionClient(other.url);
+      there.sessionId = here.sessionId;
+      expect((await there.request('resources/subscribe', { uri: 'test://watched' })).status).toBe(200);
+      expect((await here.request('tools/list')).status).toBe(200);
+      server.notifyResourceUpdated('test://watched');
+      expect((await watching.next())?.message).toEqual(UPDATED);
+    } finally {
+      await watching.close();
+      await other.close();
+    }
   });
 });

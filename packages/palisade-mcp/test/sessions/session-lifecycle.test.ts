@@ -304,6 +304,17 @@ describe('the session id on later requests', () => {
     expect(JSON.stringify(answer.json)).toContain('_meta');
   });
 
+  test('a session request naming 2026-07-28 in its header but not in its body is held to the session: 400 -32022', async () => {
+    const { url } = await open();
+    const client = new SessionClient(url);
+    await client.open();
+    const answer = await client.request('tools/list', undefined, {
+      headers: { 'mcp-protocol-version': '2026-07-28' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ error: { code: -32022 } });
+  });
+
   test('a 2026-07-28 request is served statelessly, its Mcp-Session-Id ignored', {
     tags: ['threat-model'],
   }, async () => {

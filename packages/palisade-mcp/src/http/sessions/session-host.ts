@@ -348,6 +348,7 @@ export class SessionHost {
       return undefined;
     }
     const live = this.#live.get(record.id);
+    // Stryker disable next-line EqualityOperator: one counter numbers reads and changes, so the two are never equal
     if (live !== undefined && live.changedAt < readAt) live.record = record;
     return record;
   }
