@@ -85,6 +85,25 @@ describe('initialize', () => {
     expect(again.headers.get('mcp-session-id')).toBeNull();
   });
 
+  test('sent as a notification (no id) opens no session and is refused, the host hearing no fault', async () => {
+    const faults: string[] = [];
+    endpoint = await nodeEndpoint(sessionServer(newProbe()), {
+      onFault: (description) => faults.push(description),
+    });
+    const client = new SessionClient(endpoint.url);
+    const answer = await client.post(
+      {
+        jsonrpc: '2.0',
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'n', version: '1' } },
+      },
+      { sessionId: null },
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('mcp-session-id')).toBeNull();
+    expect(faults).toEqual([]);
+  });
+
   test('that fails its params opens no session', async () => {
     const store = new MemorySessionStore();
     const { url } = await open({ sessions: { store } });
