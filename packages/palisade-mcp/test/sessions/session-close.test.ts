@@ -267,6 +267,20 @@ describe("a handler's close()", () => {
     await expect.poll(() => store.size()).toBe(0);
   });
 
+  test('an initialize whose count of sessions the store gave only after it is refused 503 before any handshake', async () => {
+    const store = new HeldStore();
+    const { url, handler } = await handlerEndpoint({ store });
+    const sizes = store.hold('size');
+    const creates = store.hold('create');
+    const opened = new SessionClient(url).open();
+    await sizes.arrived();
+    handler.close();
+    sizes.release();
+    // The store is never asked to create it: the refusal comes first.
+    const first = await Promise.race([opened, creates.arrived().then(() => 'create was asked' as const)]);
+    expect(first === 'create was asked' ? first : first.status).toBe(503);
+  });
+
   test('leaves a store that was given as it is: another process may serve its sessions', {
     tags: ['threat-model'],
   }, async () => {

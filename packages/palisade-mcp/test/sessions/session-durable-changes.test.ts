@@ -338,6 +338,19 @@ describe('a store that throws instead of answering', () => {
     expect(faults).toEqual(['the session store failed']);
   });
 
+  test('a throwing size is 503 for the initialize, heard by the host, and opens nothing', async () => {
+    const faults: string[] = [];
+    const { store } = await sessionOnHeldStore({ onFault: (description) => faults.push(description) });
+    store.size = () => {
+      throw new Error('driver bug');
+    };
+    const other = new SessionClient(endpoint?.url ?? '');
+    const answer = await other.open();
+    expect(answer.status).toBe(503);
+    expect(other.sessionId).toBeUndefined();
+    expect(faults).toEqual(['the session store failed']);
+  });
+
   test('a throwing create is 503 for the initialize, heard by the host, and opens nothing', async () => {
     const faults: string[] = [];
     const { store } = await sessionOnHeldStore({ onFault: (description) => faults.push(description) });

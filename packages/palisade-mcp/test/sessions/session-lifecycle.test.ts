@@ -589,13 +589,17 @@ describe('the option', () => {
       version: '1',
       tools: [defineTool({ name: 't', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) })],
     });
+    const store = new MemorySessionStore();
     endpoint = await nodeEndpoint(server, {
       authorize: () => ({ ok: true, auth: { handle: () => 1 } }),
       onFault: (description) => faults.push(description),
+      sessions: { store },
     });
     const answer = await new SessionClient(endpoint.url).open();
     expect(answer.status).toBe(500);
     expect(faults).toEqual(['sessions.principal failed to name the principal']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(store.size()).toBe(0);
   });
   test('a later request whose principal cannot be named is 500 by that name alone, and the session serves on', async () => {
     const faults: string[] = [];

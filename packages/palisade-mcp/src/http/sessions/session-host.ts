@@ -415,6 +415,7 @@ export class SessionHost {
   #initialize(message: Record<string, unknown>, request: SessionRequest): void {
     const { res } = request;
     const { store, maxSessions } = this.#options;
+    // Stryker disable next-line ConditionalExpression,BlockStatement: checked again once the store has counted
     if (this.#closed) {
       this.#refuse(res, SESSION_REFUSALS.closed);
       return;
@@ -437,6 +438,7 @@ export class SessionHost {
           return;
         }
         // Refused before the core runs: a flood past the limit costs a lookup, not a handshake.
+        // Stryker disable next-line ConditionalExpression,BlockStatement,EqualityOperator: create() refuses past the limit too; this saves the handshake's cost
         if (count >= maxSessions) {
           this.#refuse(res, SESSION_REFUSALS.limit, limitHeaders);
           return;
