@@ -479,6 +479,18 @@ describe('bounds', () => {
     expect((await new SessionClient(url).open()).status).toBe(200);
   });
 
+  test('an initialize the store refuses to create, its count having raced past the limit, is 503 with Retry-After', async () => {
+    const store = new MemorySessionStore();
+    // Another process opened sessions between the count and the create: the count says room.
+    store.size = () => 0;
+    const { url } = await open({ sessions: { store, maxSessions: 1 } });
+    expect((await new SessionClient(url).open()).status).toBe(200);
+    const refused = await new SessionClient(url).open();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(refused.headers.get('mcp-session-id')).toBeNull();
+  });
+
   test('past maxRequestsInFlight a request is 429, and one finishing makes room', {
     tags: ['threat-model'],
   }, async () => {
