@@ -193,14 +193,19 @@ describe('notifications/cancelled on a session', () => {
     await call;
   });
 
-  test('an unknown or finished id is ignored, 202', async () => {
-    const { url } = await open();
+  test('an unknown or finished id is ignored, 202, and the host hears no fault', async () => {
+    const faults: string[] = [];
+    const { url } = await open({ onFault: (description) => faults.push(description) });
     const client = new SessionClient(url);
     await client.open();
+    // An open GET stream keeps the session live in this process while the cancels arrive.
+    const stream = reader(await client.stream());
     await client.request('tools/list');
     expect((await client.notify('notifications/cancelled', { requestId: 1 })).status).toBe(202);
     expect((await client.notify('notifications/cancelled', { requestId: 999 })).status).toBe(202);
     expect((await client.request('tools/list')).status).toBe(200);
+    expect(faults).toEqual([]);
+    await stream.close();
   });
 });
 
@@ -226,7 +231,11 @@ describe('a cancel and the relay the host was given', () => {
       relay.cancel(session, request);
     });
     const probe = newProbe();
-    const { url } = await open({ sessions: { relay: counting } }, probe);
+    const faults: string[] = [];
+    const { url } = await open(
+      { sessions: { relay: counting }, onFault: (description) => faults.push(description) },
+      probe,
+    );
     const client = new SessionClient(url);
     await client.open();
     const call = client.postStream(
@@ -237,7 +246,9 @@ describe('a cancel and the relay the host was given', () => {
     await call;
     expect(carried).toEqual([31]);
     expect(probe.aborted).toEqual(['r']);
+    expect(faults).toEqual([]);
   });
+
   test('a cancel another process put on the relay aborts the call running here', async () => {
     const relay = new MemoryRelay();
     const probe = newProbe();

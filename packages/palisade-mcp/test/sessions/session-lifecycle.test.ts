@@ -289,6 +289,22 @@ describe('the session id on later requests', () => {
     expect(answer.json).toMatchObject({ error: { code: -32020 } });
   });
 
+  test('an Mcp-Name a session tools/call carries is read from its params: the same name is served, another is 400 -32020', async () => {
+    const { url } = await open();
+    const client = new SessionClient(url);
+    await client.open();
+    const call = { name: 'echo', arguments: { text: 'x' } };
+    const same = await client.request('tools/call', call, {
+      headers: { 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+    });
+    expect(same.status).toBe(200);
+    const other = await client.request('tools/call', call, {
+      headers: { 'mcp-method': 'tools/call', 'mcp-name': 'hold' },
+    });
+    expect(other.status).toBe(400);
+    expect(other.json).toMatchObject({ error: { code: -32020 } });
+  });
+
   test('without MCP-Protocol-Version a request runs under the revision the session agreed', async () => {
     const { url } = await open();
     const client = new SessionClient(url, '2025-06-18');
