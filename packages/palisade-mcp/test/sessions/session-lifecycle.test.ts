@@ -305,6 +305,35 @@ describe('the session id on later requests', () => {
     expect(other.json).toMatchObject({ error: { code: -32020 } });
   });
 
+  test('an Mcp-Param header a session tools/call carries is held to the argument its tool declares', async () => {
+    endpoint = await nodeEndpoint(
+      createServer({
+        name: 'regions',
+        version: '1',
+        tools: [
+          defineTool<{ region: string }>({
+            name: 'forecast',
+            inputSchema: {
+              type: 'object',
+              properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+              required: ['region'],
+            },
+            handler: ({ region }) => ({ content: [{ type: 'text', text: region }] }),
+          }),
+        ],
+      }),
+      {},
+    );
+    const client = new SessionClient(endpoint.url);
+    await client.open();
+    const call = { name: 'forecast', arguments: { region: 'eu' } };
+    const same = await client.request('tools/call', call, { headers: { 'mcp-param-region': 'eu' } });
+    expect(same.status).toBe(200);
+    const other = await client.request('tools/call', call, { headers: { 'mcp-param-region': 'us' } });
+    expect(other.status).toBe(400);
+    expect(other.json).toMatchObject({ error: { code: -32020 } });
+  });
+
   test('without MCP-Protocol-Version a request runs under the revision the session agreed', async () => {
     const { url } = await open();
     const client = new SessionClient(url, '2025-06-18');
