@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
+import { exchange, post } from '../support/http-peer.js';
 import { laterEvents } from '../support/later-events.js';
 import {
   type Answer,
@@ -325,7 +326,36 @@ describe('resumption', () => {
     if (!isReader(answer)) {
       expect(answer.status).toBe(400);
       expect(answer.text).not.toContain('script');
+      // Refused by its syntax, before any store is asked what it names.
+      expect(answer.text).toContain('Last-Event-ID must be one value of 1 to');
     }
+  });
+
+  test('two Last-Event-ID lines are 400 by syntax, even naming one event', async () => {
+    const { url } = await open();
+    const client = new SessionClient(url);
+    await client.open();
+    const stream = reader(await client.stream());
+    const priming = await stream.next();
+    await stream.close();
+    const reply = await exchange(
+      Number(new URL(url).port),
+      post(
+        '',
+        {
+          'Mcp-Session-Id': client.sessionId,
+          'MCP-Protocol-Version': '2025-11-25',
+          Accept: 'text/event-stream',
+          'Content-Type': undefined,
+          'Content-Length': undefined,
+          'Last-Event-ID': [priming?.id, priming?.id],
+        },
+        'GET',
+      ),
+    );
+    reply.client.end();
+    expect(reply.status).toBe(400);
+    expect(reply.body).toContain('Last-Event-ID must be one value of 1 to');
   });
 
   test("a Last-Event-ID this session never issued is 400, another session's included", {
