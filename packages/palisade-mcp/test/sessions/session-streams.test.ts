@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpLogEvent } from '../../src/http/http-options.js';
 import { createServer, defineTool, type Server } from '../../src/index.js';
+import { MemoryEventStore } from '../../src/sessions/memory-event-store.js';
 import { exchange, post } from '../support/http-peer.js';
 import { laterEvents } from '../support/later-events.js';
 import {
@@ -413,6 +414,22 @@ describe('resumption', () => {
       const replay = reader(await client.stream({ 'last-event-id': priming?.id as string }));
       expect((await replay.rest()).map((event) => event.message?.['id'])).toEqual([4]);
     }
+  });
+});
+
+describe('what ending a session leaves behind', () => {
+  test('DELETE drops every event the event store kept for the session', async () => {
+    const events = new MemoryEventStore();
+    const { url } = await open({ sessions: { events } });
+    const client = new SessionClient(url);
+    await client.open();
+    const stream = reader(await client.stream());
+    const priming = await stream.next();
+    await stream.close();
+    const id = client.sessionId ?? '';
+    expect(events.replay(id, priming?.id as string)).toMatchObject({ events: [] });
+    expect((await client.delete()).status).toBe(204);
+    expect(events.replay(id, priming?.id as string)).toBe('unknown');
   });
 });
 
