@@ -431,6 +431,21 @@ describe('what ending a session leaves behind', () => {
     expect((await client.delete()).status).toBe(204);
     expect(events.replay(id, priming?.id as string)).toBe('unknown');
   });
+
+  test('the sweep of an expired session drops every event the event store kept for it', async () => {
+    const events = new MemoryEventStore();
+    const { url } = await open({ sessions: { events, idleTimeoutMs: 1_000 } });
+    const client = new SessionClient(url);
+    await client.open();
+    const stream = reader(await client.stream());
+    const priming = await stream.next();
+    await stream.close();
+    const id = client.sessionId ?? '';
+    expect(events.replay(id, priming?.id as string)).toMatchObject({ events: [] });
+    await expect
+      .poll(() => events.replay(id, priming?.id as string), { timeout: 5_000, interval: 100 })
+      .toBe('unknown');
+  });
 });
 
 describe('over an event store that answers later', () => {
