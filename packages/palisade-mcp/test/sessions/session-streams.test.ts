@@ -93,6 +93,26 @@ describe('the standalone GET stream', () => {
     }
   });
 
+  test('carries no list change to a session whose client has not sent notifications/initialized', async () => {
+    const { url, server } = await open();
+    const client = new SessionClient(url);
+    const opened = await client.post(
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'n', version: '1' } },
+      },
+      { sessionId: null },
+    );
+    client.sessionId = opened.headers.get('mcp-session-id') ?? undefined;
+    const stream = reader(await client.stream());
+    await stream.next();
+    server.notifyListChanged('tools');
+    await expect(stream.next(300)).rejects.toThrow('no event in time');
+    await stream.close();
+  });
+
   test('a second GET while the first is open is 409, and the first keeps working', {
     tags: ['threat-model'],
   }, async () => {
