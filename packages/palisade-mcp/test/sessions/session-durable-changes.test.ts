@@ -390,4 +390,33 @@ describe('two processes on one store', () => {
       await other.close();
     }
   });
+  test('a stream whose call ended on the other process replays to its end there and closes', async () => {
+    const shared = {
+      store: new MemorySessionStore(),
+      events: new MemoryEventStore(),
+      relay: new MemoryRelay(),
+    };
+    const { url } = await open({ sessions: shared });
+    const other = await nodeEndpoint(sessionServer(), { sessions: shared });
+    try {
+      const here = new SessionClient(url);
+      await here.open();
+      await here.request('logging/setLevel', { level: 'info' });
+      const call = await here.postStream(
+        here.message('tools/call', { name: 'chatty', arguments: { count: 1 } }, 60),
+      );
+      if (!isReader(call)) throw new Error(`expected a stream, got ${call.status}`);
+      const priming = await call.next();
+      await call.rest();
+      const there = new SessionClient(other.url);
+      there.sessionId = here.sessionId;
+      const replay = await there.stream({ 'last-event-id': priming?.id as string });
+      if (!isReader(replay)) throw new Error(`expected a stream, got ${replay.status}`);
+      expect(
+        (await replay.rest()).map((event) => event.message?.['method'] ?? event.message?.['id']),
+      ).toEqual(['notifications/message', 60]);
+    } finally {
+      await other.close();
+    }
+  });
 });
