@@ -437,6 +437,38 @@ describe('resumption', () => {
   });
 });
 
+describe('the streams a session keeps', () => {
+  test('a call past maxStreams, every kept stream still open, gets no kept stream and is told of as session-streams', async () => {
+    const log: HttpLogEvent[] = [];
+    const probe = newProbe();
+    const { url } = await open({ sessions: { maxStreams: 2 }, onLog: (event) => log.push(event) }, probe);
+    const client = new SessionClient(url);
+    await client.open();
+    await client.request('logging/setLevel', { level: 'info' });
+    const held: EventReader[] = [];
+    for (const [tag, id] of [
+      ['k1', 71],
+      ['k2', 72],
+    ] as const) {
+      const stream = reader(
+        await client.postStream(
+          client.message('tools/call', { name: 'hold', arguments: { tag, say: true } }, id),
+        ),
+      );
+      await stream.next();
+      held.push(stream);
+    }
+    const third = client.postStream(
+      client.message('tools/call', { name: 'hold', arguments: { tag: 'k3', say: true } }, 73),
+    );
+    await probe.started('k3');
+    await expect.poll(() => log.map((event) => event.rule)).toContain('session-streams');
+    for (const tag of ['k1', 'k2', 'k3']) probe.held.get(tag)?.();
+    await third;
+    for (const stream of held) await stream.close();
+  });
+});
+
 describe('what ending a session leaves behind', () => {
   test('DELETE drops every event the event store kept for the session', async () => {
     const events = new MemoryEventStore();
